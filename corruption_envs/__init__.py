@@ -1,0 +1,56 @@
+"""corruption-envs: PettingZoo AEC environments for three hidden-information games of bribery.
+
+    import corruption_envs
+    env = corruption_envs.env("corruption", num_players=4)
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from types import ModuleType
+from typing import Any
+
+from .core import GameEnv, GameOverError, IllegalActionError, PolicyFileError, RandomAgent
+
+__version__ = "0.1.0"
+
+# game name -> module that defines env(), raw_env(), Rules and HeuristicAgent
+GAMES: dict[str, str] = {
+    "corruption": "corruption_envs.corruption",
+    "corruptia": "corruption_envs.corruptia",
+    "construction": "corruption_envs.construction",
+}
+
+
+def list_games() -> list[str]:
+    """The names of the games whose module is installed."""
+    return [g for g in GAMES if importlib.util.find_spec(GAMES[g]) is not None]
+
+
+def game_module(game: str) -> ModuleType:
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; choose one of {list(GAMES)}")
+    return importlib.import_module(GAMES[game])
+
+
+def env(game: str, **config: Any) -> GameEnv:
+    """The AEC env of `game` (e.g. env("corruption", num_players=4, reward="rank"))."""
+    return game_module(game).env(**config)
+
+
+def raw_env(game: str, **config: Any) -> GameEnv:
+    return game_module(game).raw_env(**config)
+
+
+__all__ = [
+    "GAMES",
+    "GameEnv",
+    "GameOverError",
+    "IllegalActionError",
+    "PolicyFileError",
+    "RandomAgent",
+    "env",
+    "game_module",
+    "list_games",
+    "raw_env",
+]

@@ -1,0 +1,22 @@
+"""What all three games share: the rules contract, the AEC adapter, configs, layouts, errors, bots."""
+from .aec import GameEnv, make_env_class
+from .agents import Agent, RandomAgent
+from .config import Option, int_range
+from .errors import GameOverError, IllegalActionError, PolicyFileError
+from .layout import Layout
+from .rules import GameState, Rules
+
+__all__ = [
+    "Agent",
+    "GameEnv",
+    "GameOverError",
+    "GameState",
+    "IllegalActionError",
+    "Layout",
+    "Option",
+    "PolicyFileError",
+    "RandomAgent",
+    "Rules",
+    "int_range",
+    "make_env_class",
+]

@@ -1,0 +1,16 @@
+"""Errors raised by every env: each names the problem and the fix."""
+
+
+class IllegalActionError(ValueError):
+    """An action that is out of range or not legal for the agent on turn.
+
+    Raised before anything changes, so the env is left exactly as it was.
+    """
+
+
+class GameOverError(RuntimeError):
+    """A live action was passed to a game that has ended (call reset() to start a new one)."""
+
+
+class PolicyFileError(ValueError):
+    """An exported policy file is corrupt or does not match the env it is loaded for."""

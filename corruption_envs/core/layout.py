@@ -1,0 +1,41 @@
+"""Named slices of a flat float32 vector (OpenSpiel's observer with named tensor pieces)."""
+from __future__ import annotations
+
+
+class Layout:
+    """An ordered map name -> slice into a flat vector, with each piece's shape.
+
+    >>> lay = Layout(); lay.add("my_hand", 9); lay.add("scores", (7,)); lay.size
+    16
+    """
+
+    def __init__(self) -> None:
+        self.slices: dict[str, slice] = {}
+        self.shapes: dict[str, tuple[int, ...]] = {}
+        self.size = 0
+
+    def add(self, name: str, shape: int | tuple[int, ...]) -> slice:
+        if name in self.slices:
+            raise ValueError(f"layout piece {name!r} added twice")
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        n = 1
+        for d in shape:
+            n *= d
+        piece = slice(self.size, self.size + n)
+        self.slices[name] = piece
+        self.shapes[name] = shape
+        self.size += n
+        return piece
+
+    def __getitem__(self, name: str) -> slice:
+        return self.slices[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.slices
+
+    def __iter__(self):
+        return iter(self.slices)
+
+    def view(self, vector, name: str):
+        """The piece `name` of `vector`, reshaped to its declared shape."""
+        return vector[self.slices[name]].reshape(self.shapes[name])
