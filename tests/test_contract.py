@@ -1,0 +1,274 @@
+"""The contract every game keeps, checked the same way for each registered game.
+
+Game-specific rules live in tests/<game>/; here: the PettingZoo API, seeding, a seeded random-play fuzz with
+the game's own invariants, the information-set (resample) leak test, clone independence, action names,
+rendering and bad input.
+"""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import corruption_envs
+from corruption_envs.core import IllegalActionError
+
+GAMES = corruption_envs.list_games()
+FUZZ_GAMES = 2000  # seeded random games per game, spread over every player count
+MAX_DECISIONS = 20_000  # a game longer than this is taken as one that never ends
+
+
+def rules_class(game):
+    return corruption_envs.game_module(game).raw_env.rules_class
+
+
+def player_counts(game):
+    cls = rules_class(game)
+    return range(cls.min_players, cls.max_players + 1)
+
+
+def all_counts():
+    return [(g, n) for g in GAMES for n in player_counts(g)]
+
+
+def random_walk(rules, state, rng, on_step=None):
+    """Play random legal moves to the end; returns the number of decisions."""
+    for steps in range(MAX_DECISIONS):
+        if rules.is_over(state):
+            return steps
+        mask = rules.legal_mask(state)
+        legal = np.flatnonzero(mask)
+        assert legal.size > 0, f"empty mask while the game runs, at decision {steps}"
+        rules.apply(state, int(rng.choice(legal)))
+        if on_step is not None:
+            on_step(state)
+    raise AssertionError(f"game did not end within {MAX_DECISIONS} decisions")
+
+
+@pytest.mark.parametrize("game, n", all_counts())
+def test_pettingzoo_api_test(game, n):
+    api_test(corruption_envs.env(game, num_players=n), num_cycles=300)
+
+
+@pytest.mark.parametrize("game, n", all_counts())
+def test_pettingzoo_seed_test(game, n):
+    seed_test(lambda: corruption_envs.env(game, num_players=n), num_cycles=300)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_metadata_and_registry(game):
+    env = corruption_envs.env(game)
+    assert env.metadata["name"] == f"{game}_v{env.rules.version}"
+    assert set(env.metadata["render_modes"]) == {"ansi", "human"}
+    mod = corruption_envs.game_module(game)
+    assert isinstance(mod.raw_env(), type(env))
+    assert callable(mod.HeuristicAgent)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_random_play_fuzz_keeps_invariants_and_every_game_ends(game):
+    check = importlib.import_module(f"corruption_envs.{game}.invariants").check_invariants
+    counts = list(player_counts(game))
+    lengths = []
+    for i in range(FUZZ_GAMES):
+        n = counts[i % len(counts)]
+        rules = rules_class(game)(rules_class(game).make_config(num_players=n))
+        state = rules.new_game(np.random.default_rng(i))
+        check(rules, state)
+        rng = np.random.default_rng(10_000 + i)
+        lengths.append(random_walk(rules, state, rng, lambda s: check(rules, s)))
+        keys, scores = rules.final_keys(state), rules.scores(state)
+        assert len(keys) == len(scores) == n
+    assert min(lengths) > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observations_lie_in_the_space_at_every_step(game):
+    for n in player_counts(game):
+        env = corruption_envs.env(game, num_players=n)
+        env.reset(seed=n)
+        rng = np.random.default_rng(n)
+        space = env.observation_space(env.agent_selection)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            assert space.contains(obs), f"observation out of its space at {n} players"
+            for other in env.possible_agents:
+                assert space["observation"].contains(env.observe(other)["observation"])
+            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def leak_points(game, games=12, every=3):
+    """(env, agent) at many points of seeded random games."""
+    for g in range(games):
+        n = list(player_counts(game))[g % len(list(player_counts(game)))]
+        env = corruption_envs.env(game, num_players=n)
+        env.reset(seed=500 + g)
+        rng = np.random.default_rng(g)
+        step = 0
+        while not all(env.terminations.values()):
+            if step % every == 0:
+                yield env
+            mask = env.action_mask()
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+            step += 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_resample_hidden_keeps_every_observation_of_the_observer_and_changes_the_rest(game):
+    points = changed = 0
+    for env in leak_points(game):
+        for observer in env.possible_agents:
+            seen = env.observe(observer)
+            truth = env.state()
+            for seed in range(3):
+                other = env.resample_hidden(observer, seed)
+                view = other.observe(observer)
+                np.testing.assert_array_equal(view["observation"], seen["observation"])
+                np.testing.assert_array_equal(view["action_mask"], seen["action_mask"])
+                assert other.agent_selection == env.agent_selection
+                changed += not np.array_equal(other.state(), truth)
+                points += 1
+            # the resample is a copy: the original game is untouched
+            np.testing.assert_array_equal(env.state(), truth)
+    assert points > 100
+    # some seat's information set differs in some resample: the hidden part really is redrawn
+    assert changed > 0, "resample_hidden never changed anything another seat can see"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_resampled_games_play_on_legally_to_the_end(game):
+    check = importlib.import_module(f"corruption_envs.{game}.invariants").check_invariants
+    for k, env in enumerate(leak_points(game, games=4, every=17)):
+        other = env.resample_hidden(env.agent_selection, k)
+        check(other.rules, other.game_state)
+        random_walk(other.rules, other.game_state, np.random.default_rng(k),
+                    lambda s: check(other.rules, s))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_clone_is_independent_of_the_original(game):
+    env = corruption_envs.env(game)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+    before = env.state().copy(), env.agent_selection, env.action_mask().copy()
+    twin = env.clone()
+    random_walk(twin.rules, twin.game_state, rng)
+    np.testing.assert_array_equal(env.state(), before[0])
+    assert env.agent_selection == before[1]
+    np.testing.assert_array_equal(env.action_mask(), before[2])
+    # a clone replays the same future: same actions give the same states
+    a, b = env.clone(), env.clone()
+    for _ in range(30):
+        if all(a.terminations.values()):
+            break
+        act = int(rng.choice(np.flatnonzero(a.action_mask())))
+        a.step(act)
+        b.step(act)
+        np.testing.assert_array_equal(a.state(), b.state())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_action_has_a_distinct_readable_name(game):
+    env = corruption_envs.env(game)
+    env.reset(seed=0)
+    names = [env.rules.action_name(i) for i in range(env.num_actions)]
+    assert all(isinstance(s, str) and s.strip() for s in names)
+    assert len(set(names)) == len(names), "two actions share a name"
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        if all(env.terminations.values()):
+            break
+        legal = np.flatnonzero(env.action_mask())
+        assert all(env.action_name(i).strip() for i in legal)
+        env.step(int(rng.choice(legal)))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observation_layout_names_every_feature_once(game):
+    env = corruption_envs.env(game)
+    layout = env.observation_layout
+    covered = np.zeros(layout.size, int)
+    for name in layout:
+        covered[layout[name]] += 1
+    assert (covered == 1).all()
+    assert layout.size == env.observation_space("player_0")["observation"].shape[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_illegal_or_out_of_range_actions_raise_and_change_nothing(game):
+    env = corruption_envs.env(game)
+    env.reset(seed=1)
+    mask = env.action_mask()
+    illegal = np.flatnonzero(mask == 0)
+    before = env.state().copy()
+    bad = [-1, env.num_actions, "x", None] + ([int(illegal[0])] if illegal.size else [])
+    for action in bad:
+        with pytest.raises(IllegalActionError, match=env.agent_selection):
+            env.step(action)
+    np.testing.assert_array_equal(env.state(), before)
+    np.testing.assert_array_equal(env.action_mask(), mask)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_penalize_mode_ends_the_game_against_the_offender(game):
+    env = corruption_envs.env(game, illegal_action="penalize")
+    env.reset(seed=2)
+    offender = env.agent_selection
+    env.step(env.num_actions + 5)
+    assert all(env.terminations.values())
+    assert env.rewards[offender] == -1.0
+    assert all(r == 0.0 for a, r in env.rewards.items() if a != offender)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bad_config_names_the_key(game):
+    with pytest.raises(ValueError, match="num_players"):
+        corruption_envs.env(game, num_players=99)
+    with pytest.raises(ValueError, match="no_such_option"):
+        corruption_envs.env(game, no_such_option=1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("mode", ["win", "rank", "score"])
+def test_terminal_rewards_by_mode(game, mode):
+    env = corruption_envs.env(game, reward=mode)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while not all(env.terminations.values()):
+        assert all(r == 0 for r in env.rewards.values())
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+    total = sum(env.rewards.values())
+    if mode == "score":
+        assert total == pytest.approx(1.0)
+    elif len({env.infos[a]["rank"] for a in env.agents}) > 1:
+        assert total == pytest.approx(0.0)
+    best = min(env.infos[a]["rank"] for a in env.agents)
+    for a in env.agents:
+        if env.infos[a]["rank"] == best:
+            assert env.rewards[a] == max(env.rewards.values())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_render_shows_text_and_a_seat_view(game):
+    env = corruption_envs.env(game, render_mode="ansi")
+    env.reset(seed=5)
+    assert isinstance(env.render(), str) and env.render().strip()
+    assert isinstance(env.render_for("player_0"), str)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_events_are_recorded_only_when_asked(game):
+    quiet = corruption_envs.env(game)
+    quiet.reset(seed=6)
+    assert quiet.game_state.events is None
+    loud = corruption_envs.env(game, record_events=True)
+    loud.reset(seed=6)
+    rng = np.random.default_rng(6)
+    for _ in range(20):
+        loud.step(int(rng.choice(np.flatnonzero(loud.action_mask()))))
+    events = loud.game_state.events
+    assert events and all(isinstance(t, str) and -1 <= a < loud.rules.num_players for a, t in events)
