@@ -1,0 +1,428 @@
+"""Play a game in the terminal against bots.
+
+    python -m corruption_envs.play --game corruption --players 4 --seat 0 --opponents heuristic
+
+You see only your own seat's view: the table as your seat sees it, the events you may see since your
+last move, and your legal moves as a numbered list. Type a move's number or an unambiguous part of its
+name (case-insensitive); `?` shows the view again; `q` or end of input quits. `--seed` replays a game;
+`--log FILE` writes it as JSON lines that `--replay FILE` re-runs and shows step by step.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import secrets
+import sys
+from typing import IO, Any
+
+import numpy as np
+
+from . import game_module, list_games
+from .core import Agent, GameEnv
+
+HUMAN = "human"
+HELP = "type a move's number or part of its name, ? to see the table again, q to quit"
+
+
+class Quit(Exception):
+    """The player left: q, end of input or Ctrl-C."""
+
+
+class Console:
+    """Text in and out. On a terminal it reads with input() (line editing); otherwise it echoes each
+    line it reads, so a scripted session's transcript shows what was typed."""
+
+    def __init__(self, inp: IO[str] = sys.stdin, out: IO[str] = sys.stdout) -> None:
+        self.inp, self.out = inp, out
+        self.terminal = inp is sys.stdin and out is sys.stdout and inp.isatty()
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def ask(self, prompt: str) -> str:
+        """One line of input without its newline; raises Quit at end of input or Ctrl-C."""
+        try:
+            if self.terminal:
+                return input(prompt)
+            self.out.write(prompt)
+            self.out.flush()
+            line = self.inp.readline()
+        except (EOFError, KeyboardInterrupt):
+            line = ""
+        if not line:
+            self.say()
+            raise Quit
+        line = line.rstrip("\r\n")
+        self.say(line)
+        return line
+
+
+# --- building the game --------------------------------------------------------------------------------
+def build_env(game: str, config: dict[str, Any]) -> GameEnv:
+    """The env of a registered game, or of `module:EnvClass` for a game outside the registry."""
+    if ":" in game:
+        module, _, name = game.partition(":")
+        try:
+            env_class = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as e:
+            raise ValueError(f"--game {game!r}: cannot load {name} from {module}: {e}") from None
+        return env_class(**config)
+    if game not in list_games():
+        raise ValueError(f"unknown or not installed game {game!r}; installed: {list_games()}")
+    module = game_module(game)
+    if not hasattr(module, "env"):
+        raise ValueError(f"game {game!r} is not complete: {module.__name__} has no env()")
+    return module.env(**config)
+
+
+def parse_config(items: list[str]) -> dict[str, Any]:
+    """KEY=VALUE pairs; a VALUE that reads as JSON (3, true, "x") is taken as such, else as text."""
+    config: dict[str, Any] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"--config {item!r} is not KEY=VALUE (e.g. --config reward=rank)")
+        try:
+            config[key] = json.loads(value)
+        except json.JSONDecodeError:
+            config[key] = value
+    return config
+
+
+def seat_specs(opponents: list[str], players: int, seat: int) -> list[str]:
+    """Per seat: HUMAN for `seat`, else that opponent's spec (one spec for all, or one per seat)."""
+    specs = [s for item in opponents for s in item.split(",") if s]
+    if len(specs) == 1:
+        specs *= players - 1
+    if len(specs) != players - 1:
+        raise ValueError(
+            f"--opponents takes one spec for all or {players - 1} (one per other seat, in seat "
+            f"order); got {len(specs)}: {specs}"
+        )
+    specs.insert(seat, HUMAN)
+    return specs
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """Each bot's own seed, fixed by the game's seed so `--seed` replays the bots too."""
+    return int(np.random.SeedSequence([seed, seat]).generate_state(1)[0])
+
+
+# --- what the human sees ------------------------------------------------------------------------------
+def events_of(env: GameEnv) -> list[tuple[int, str]]:
+    events = getattr(env.game_state, "events", None)
+    return events if events is not None else []
+
+
+def visible_events(events: list[tuple[int, str]], start: int, seat: int) -> list[str]:
+    """Texts of events[start:] that `seat` may see: public ones (-1) and its own private ones."""
+    return [text for audience, text in events[start:] if audience == -1 or audience == seat]
+
+
+def legal_moves(env: GameEnv) -> list[tuple[int, str]]:
+    """(action index, name) of each legal move, in index order."""
+    return [(int(i), env.action_name(i)) for i in np.flatnonzero(env.action_mask())]
+
+
+def pick(text: str, moves: list[tuple[int, str]]) -> int:
+    """The action `text` names: a list number, an exact name or an unambiguous part of one.
+
+    Raises ValueError with a message for the player otherwise."""
+    if text.isdigit():
+        k = int(text)
+        if 1 <= k <= len(moves):
+            return moves[k - 1][0]
+        raise ValueError(f"there is no move {k}: choose a number from 1 to {len(moves)}")
+    low = text.lower()
+    exact = [i for i, name in moves if name.lower() == low]
+    if len(exact) == 1:
+        return exact[0]
+    hits = [(k, name) for k, (_, name) in enumerate(moves, 1) if low in name.lower()]
+    if len(hits) == 1:
+        return moves[hits[0][0] - 1][0]
+    if not hits:
+        raise ValueError(f"no legal move matches {text!r}: {HELP}")
+    shown = ", ".join(f"{k}. {name}" for k, name in hits[:6]) + (", ..." if len(hits) > 6 else "")
+    raise ValueError(
+        f"{text!r} is ambiguous: it matches {len(hits)} moves ({shown}); type more of the name or "
+        "the number"
+    )
+
+
+def label(agent: str, specs: list[str], env: GameEnv) -> str:
+    spec = specs[env.agent_name_mapping[agent]]
+    return f"{agent} (you)" if spec == HUMAN else f"{agent} ({spec})"
+
+
+def show_view(con: Console, env: GameEnv, me: str, moves: list[tuple[int, str]]) -> None:
+    con.say(f"--- your turn, {me} ---")
+    con.say(env.render_for(me))
+    con.say("Your moves:")
+    for k, (_, name) in enumerate(moves, 1):
+        con.say(f"  {k:>3}. {name}")
+
+
+def show_events(con: Console, texts: list[str], title: str) -> None:
+    if texts:
+        con.say(title)
+        for text in texts:
+            con.say(f"  {text}")
+
+
+def results(env: GameEnv) -> dict[str, Any]:
+    """Final scores, ranks and winners (lowest rank) read from the env's infos."""
+    agents = env.possible_agents
+    scores = {a: env.infos[a].get("score") for a in agents}
+    ranks = {a: env.infos[a].get("rank") for a in agents}
+    best = min(r for r in ranks.values() if r is not None)
+    return {"scores": scores, "ranks": ranks, "winners": [a for a in agents if ranks[a] == best]}
+
+
+def show_results(con: Console, env: GameEnv, specs: list[str]) -> dict[str, Any]:
+    res = results(env)
+    con.say("=== Game over ===")
+    con.say("Final scores:")
+    for a in env.possible_agents:
+        rank = res["ranks"][a]
+        rank_text = f"{rank:g}" if isinstance(rank, (int, float)) else str(rank)
+        con.say(f"  {label(a, specs, env):<28} score {res['scores'][a]!s:>5}   rank {rank_text}")
+    winners = ", ".join(label(a, specs, env) for a in res["winners"])
+    con.say(f"Winner{'s (shared)' if len(res['winners']) > 1 else ''}: {winners}")
+    con.say("Everything revealed:")
+    con.say(env.rules.render(env.game_state, None))
+    return res
+
+
+def game_over(env: GameEnv) -> bool:
+    return any(env.terminations.values()) or any(env.truncations.values())
+
+
+# --- the log --------------------------------------------------------------------------------------------
+def _plain(value: Any) -> Any:
+    """JSON for numpy scalars and anything else a game may put in infos."""
+    return value.item() if hasattr(value, "item") else str(value)
+
+
+class GameLog:
+    """Writes the game as JSON lines, one flushed line per record, so a quit game still replays."""
+
+    def __init__(self, path: str, header: dict[str, Any]) -> None:
+        self.file = open(path, "w", encoding="utf-8")
+        self.write({"type": "header", **header})
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.file.write(json.dumps(record, default=_plain) + "\n")
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def read_log(path: str) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
+    """(header, action records, end record or None); ValueError naming the line if malformed."""
+    with open(path, encoding="utf-8") as f:
+        records = []
+        for n, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    records.append(json.loads(line))
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"{path} line {n} is not JSON: {e}") from None
+    if not records or records[0].get("type") != "header":
+        raise ValueError(f"{path} does not start with a header line; is it a --log file?")
+    actions = [r for r in records if r.get("type") == "action"]
+    for r in actions:
+        if not {"agent", "index", "name"} <= set(r):
+            raise ValueError(f"{path}: action record {r} lacks agent, index or name")
+    ends = [r for r in records if r.get("type") == "end"]
+    return records[0], actions, ends[0] if ends else None
+
+
+# --- playing -------------------------------------------------------------------------------------------
+def ask_move(con: Console, env: GameEnv, me: str) -> int:
+    moves = legal_moves(env)
+    show_view(con, env, me, moves)
+    while True:
+        text = con.ask(f"{me}> ").strip()
+        if text.lower() in ("q", "quit", "exit"):
+            raise Quit
+        if text in ("?", "help"):
+            show_view(con, env, me, moves)
+            con.say(f"({HELP})")
+            continue
+        if not text:
+            con.say(HELP)
+            continue
+        try:
+            return pick(text, moves)
+        except ValueError as e:
+            con.say(str(e))
+
+
+def play(args: argparse.Namespace, con: Console) -> int:
+    config = parse_config(args.config)
+    if args.players is not None:
+        config["num_players"] = args.players
+    config["record_events"] = True
+    env = build_env(args.game, config)
+    players = len(env.possible_agents)
+    config["num_players"] = players
+    if not 0 <= args.seat < players:
+        raise ValueError(f"--seat {args.seat} is not a seat of a {players}-player game (0..{players - 1})")
+    specs = seat_specs(args.opponents, players, args.seat)
+    seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    from .bots import make_agent  # lazily: a policy file may pull in torch
+
+    bots: dict[str, Agent] = {}
+    for p, spec in enumerate(specs):
+        if spec != HUMAN:
+            try:
+                bots[f"player_{p}"] = make_agent(spec, env, seed=bot_seed(seed, p))
+            except Exception as e:  # any failure to build a bot is a usage error, not a crash
+                raise ValueError(f"cannot build opponent {spec!r} for player_{p}: {e}") from None
+    env.reset(seed=seed)
+    me = f"player_{args.seat}"
+    seats = {a: specs[p] for p, a in enumerate(env.possible_agents)}
+    name = env.metadata.get("name", args.game)
+    con.say(f"{name}, {players} players, seed {seed} (same seed and moves replay this game)")
+    con.say("Seats: " + ", ".join(label(a, specs, env) for a in env.possible_agents))
+    con.say(f"({HELP})")
+    log = None
+    if args.log:
+        log = GameLog(args.log, {"game": args.game, "env": name, "players": players, "seed": seed,
+                                 "config": config, "seats": seats, "human": me})
+    seen, moved = 0, False  # events already shown; whether the human has moved yet
+    try:
+        while not game_over(env):
+            agent = env.agent_selection
+            if agent == me:
+                events = events_of(env)
+                seen = min(seen, len(events))
+                title = "Since your last move:" if moved else "So far:"
+                show_events(con, visible_events(events, seen, args.seat), title)
+                seen = len(events)
+                action = ask_move(con, env, me)
+                moved = True
+            else:
+                obs = env.observe(agent)
+                action = int(bots[agent].act(obs["observation"], obs["action_mask"]))
+                if not (0 <= action < env.num_actions and env.action_mask()[action]):
+                    raise RuntimeError(f"{label(agent, specs, env)} chose the illegal action {action}")
+            before = len(events_of(env))
+            move = env.action_name(action)
+            env.step(action)
+            if log:
+                public = visible_events(events_of(env), before, -1)
+                log.write({"type": "action", "agent": agent, "index": action, "name": move,
+                           "events": public})
+        events = events_of(env)
+        show_events(con, visible_events(events, min(seen, len(events)), args.seat), "Last events:")
+        res = show_results(con, env, specs)
+        if log:
+            log.write({"type": "end", **res})
+    except Quit:
+        con.say("You left the game before the end.")
+        if log:
+            log.write({"type": "quit", "agent": me})
+    finally:
+        if log:
+            log.close()
+    return 0
+
+
+def replay(args: argparse.Namespace, con: Console) -> int:
+    """Re-run a logged game with its seed and actions, checking each stays legal; 1 if one does not."""
+    header, actions, end = read_log(args.replay)
+    env = build_env(header["game"], header["config"])
+    env.reset(seed=header["seed"])
+    specs = [header["seats"].get(a, "?") for a in env.possible_agents]
+    pause = args.step or con.terminal
+    con.say(f"Replay of {header.get('env', header['game'])}, {header['players']} players, "
+            f"seed {header['seed']}; " + ", ".join(label(a, specs, env) for a in env.possible_agents))
+    for k, rec in enumerate(actions, 1):
+        agent, index = env.agent_selection, rec["index"]
+        if game_over(env):
+            con.say(f"step {k}: the log goes on after the game ended; it does not match this game")
+            return 1
+        if rec["agent"] != agent:
+            con.say(f"step {k}: the log has a move by {rec['agent']}, but it is {agent}'s turn")
+            return 1
+        mask = env.action_mask()
+        if not (isinstance(index, int) and 0 <= index < len(mask) and mask[index]):
+            legal = ", ".join(name for _, name in legal_moves(env))
+            con.say(f"step {k}: {agent}'s logged move {index} ({rec['name']!r}) is not legal in the "
+                    f"replayed game; legal moves: {legal}")
+            return 1
+        move = env.action_name(index)
+        before = len(events_of(env))
+        env.step(index)
+        con.say(f"{k:>4}. {label(agent, specs, env)}: {move}")
+        if move != rec["name"]:
+            con.say(f"      (the log names this move {rec['name']!r})")
+        for text in visible_events(events_of(env), before, -1):
+            con.say(f"      {text}")
+        while pause and not game_over(env):
+            try:
+                answer = con.ask("[Enter] next step, ? whole table, q quit: ").strip().lower()
+            except Quit:
+                return 0
+            if answer == "q":
+                return 0
+            if answer != "?":
+                break
+            con.say(env.rules.render(env.game_state, None))
+    if not game_over(env):
+        con.say("The log ends before the game is over (the player left).")
+        return 0
+    res = show_results(con, env, specs)
+    if end is not None and json.loads(json.dumps(res, default=_plain)) != {
+        k: end.get(k) for k in res
+    }:
+        con.say(f"The replayed result differs from the logged one: {end}")
+        return 1
+    return 0
+
+
+# --- command line ----------------------------------------------------------------------------------------
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m corruption_envs.play",
+        description="Play a game in the terminal against bots, seeing only your own seat.",
+        epilog=f"Registered games: {', '.join(list_games()) or 'none yet'}. In the game: {HELP}.",
+    )
+    p.add_argument("--game", default="corruption",
+                   help="a registered game, or module:EnvClass for one outside the registry")
+    p.add_argument("--players", type=int, help="number of players (default: the game's)")
+    p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
+    p.add_argument("--opponents", nargs="+", default=["heuristic"], metavar="SPEC",
+                   help="random, heuristic or a policy file: one for all, or one per other seat "
+                        "in seat order (default heuristic)")
+    p.add_argument("--seed", type=int, help="seed of the game and the bots (default: a random one, shown)")
+    p.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game config option, e.g. --config reward=rank (repeatable)")
+    p.add_argument("--log", metavar="FILE", help="write the game as JSON lines to FILE")
+    p.add_argument("--replay", metavar="FILE", help="show a logged game step by step")
+    p.add_argument("--step", action="store_true",
+                   help="with --replay: wait for Enter after each step (default on a terminal)")
+    return p
+
+
+def main(argv: list[str] | None = None, con: Console | None = None) -> int:
+    args = parser().parse_args(argv)
+    con = con or Console()
+    try:
+        return replay(args, con) if args.replay else play(args, con)
+    except (ValueError, OSError) as e:  # bad arguments, config, log file or opponent spec
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except RuntimeError as e:  # a bot broke the rules
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

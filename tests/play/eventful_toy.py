@@ -1,0 +1,31 @@
+"""The core toy game with an event log: each seat privately told its card, every move announced.
+
+Lets the terminal game's event filtering be checked without a registered game."""
+from __future__ import annotations
+
+from corruption_envs.core import make_env_class
+from tests.core.toy import ToyRules
+
+
+class EventfulToyRules(ToyRules):
+    name = "eventful_toy"
+
+    def new_game(self, rng):
+        state = super().new_game(rng)
+        if self.config["record_events"]:
+            state.events = [(p, f"player_{p}: you hold card {c}") for p, c in enumerate(state.cards)]
+        return state
+
+    def apply(self, state, action):
+        player = self.current_player(state)
+        super().apply(state, action)
+        if state.events is not None:
+            state.events.append((-1, f"player_{player} {('checks', 'raises')[action]}"))
+
+    def copy_state(self, state):
+        new = super().copy_state(state)
+        new.events = None if state.events is None else list(state.events)
+        return new
+
+
+EventfulToyEnv = make_env_class(EventfulToyRules)
