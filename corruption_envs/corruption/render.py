@@ -1,0 +1,53 @@
+"""Readable text of a Corruption table, as one player sees it (or everything)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .state import ASSIGNED, CONTRACT, HAND, LOST, OVER, SWISS, TABLE, WON, CorruptionState
+from .tables import BODIES, CARD_KIND, CONTRACT_NAMES, CONTRACT_VALUE, KIND_NAMES
+
+if TYPE_CHECKING:
+    from .rules import CorruptionRules
+
+PHASE_NAMES = ("Phase II (corruption)", "Phase III step 1 (Swiss bribes)", "Phase III step 2 (Hit Men)",
+               "Phase III step 4 (Reporters)", "game over")
+
+
+def _card_text(s: CorruptionState, q: int, card: int, viewer: int | None) -> str:
+    if viewer is None or viewer == q or s.public[q, card]:
+        return f"p{q}:{KIND_NAMES[CARD_KIND[card]]}"
+    return f"p{q}:?"
+
+
+def render_state(rules: "CorruptionRules", s: CorruptionState, viewer: int | None = None) -> str:
+    n = rules.num_players
+    lines = [f"Round {min(s.round, 3) + 1}/4, {PHASE_NAMES[s.phase]}"
+             + ("" if s.phase == OVER else f", player_{s.to_act} to act")
+             + f", first player player_{s.leader}"]
+    lines.append("Scores: " + ", ".join(f"player_{p} ${s.won_value[p]}k ({s.won_count[p]})"
+                                        for p in range(n)))
+    for body in range(len(BODIES)):
+        swiss = [_card_text(s, q, c, viewer) for q, c in zip(*np.nonzero(
+            (s.loc == SWISS) & (s.where == body)))]
+        lines.append(f"{BODIES[body]}  Swiss account: {' '.join(swiss) or '-'}")
+        for c in np.flatnonzero((s.cloc == TABLE) & (s.cbody == body)):
+            here = [_card_text(s, q, k, viewer) for q, k in zip(*np.nonzero(
+                (s.loc == CONTRACT) & (s.where == c)))]
+            here += [_card_text(s, q, k, viewer) + "(Swiss)" for q, k in zip(*np.nonzero(
+                (s.loc == ASSIGNED) & (s.where == c)))]
+            lines.append(f"  {CONTRACT_NAMES[c]} ${CONTRACT_VALUE[c]}k: {' '.join(here) or '-'}")
+    won = [f"{CONTRACT_NAMES[c]}->player_{s.cowner[c]}" for c in np.flatnonzero(s.cloc == WON)]
+    if won:
+        lines.append("Won: " + ", ".join(won))
+    lost = [CONTRACT_NAMES[c] for c in np.flatnonzero(s.cloc == LOST)]
+    if lost:
+        lines.append("Lost: " + ", ".join(lost))
+    for p in range(n):
+        if viewer is None or viewer == p:
+            hand = [KIND_NAMES[CARD_KIND[c]] for c in np.flatnonzero(s.loc[p] == HAND)]
+            lines.append(f"player_{p} hand: {', '.join(hand)}")
+        else:
+            lines.append(f"player_{p} hand: {int((s.loc[p] == HAND).sum())} cards")
+    return "\n".join(lines)

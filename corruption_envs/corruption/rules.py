@@ -1,0 +1,450 @@
+"""Corruption's rules: Phase I deal, Phase II card placement, Phase III resolution as owner decisions.
+
+Phase III runs the seed's steps in order, each in play order; the choices in it (where a Swiss bribe
+goes, whom a Hit Man kills, which bribe a Reporter removes) are decisions of the card's owner with
+their own masks. A step with no choice at all (a Hit Man with no target, a Reporter with no vertical
+bribe to remove) is resolved without asking.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core import Option, Rules
+from . import codec
+from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, NUM_ACTIONS, PLAY, REMOVE, SWISS
+from .observer import Observer
+from .render import render_state
+from .state import (
+    ASSIGNED, AWARDED, CANCELLED, CONTRACT, CORRUPTION, DECK, HAND, HIT_STEP, LOST, NO_AWARD,
+    OVER, REPORTER_STEP, SWISS as ON_SWISS, SWISS_STEP, TABLE, USED, WON, CorruptionState,
+)
+from .tables import (
+    BODIES, CARD_KIND, CARD_VALUE, CARDS_PER_ROUND, CONTRACT_NAMES, CONTRACT_VALUE,
+    CONTRACTS_PER_BODY, DA, HIT_MAN, IS_BRIBE, KIND_CARDS, KIND_NAMES, NUM_BODIES, NUM_BRIBES,
+    NUM_CONTRACTS, NUM_KINDS, NUM_ROUNDS, REPORTER,
+)
+
+# card id -> 1 in the column of its kind: hand (10 bools) @ KIND_MATRIX -> count per kind
+KIND_MATRIX = np.eye(NUM_KINDS, dtype=np.int64)[CARD_KIND]
+HIT_MAN_CARD = KIND_CARDS[HIT_MAN][0]
+DA_CARD = KIND_CARDS[DA][0]
+REPORTER_CARDS = KIND_CARDS[REPORTER]
+
+
+class CorruptionRules(Rules):
+    name = "corruption"
+    version = 0
+    min_players = 3
+    max_players = 7
+    default_players = 4
+    options = {
+        "reporter_may_decline": Option(
+            True,
+            "a Reporter's owner may remove nothing (the seed: a Reporter 'lets its owner remove one "
+            "bribe'); False forces a removal whenever a vertical bribe is on the contract",
+            choices=(True, False),
+        ),
+    }
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        super().__init__(config)
+        self.num_actions = NUM_ACTIONS
+        self.observer = Observer(self.num_players)
+        self.observation_layout = self.observer.layout
+        self.may_decline: bool = config["reporter_may_decline"]
+        self.record_events: bool = config["record_events"]
+
+    # --- setup and rounds --------------------------------------------------------------------------
+    def new_game(self, rng: np.random.Generator) -> CorruptionState:
+        s = CorruptionState(rng, self.num_players)
+        s.events = [] if self.record_events else None
+        # "Shuffle all 24 Contract cards and place them face-down as a deck" (seed)
+        s.deck = [int(c) for c in rng.permutation(NUM_CONTRACTS)]
+        # round 1's first player: random from the game's RNG (rulings)
+        s.leader = int(rng.integers(self.num_players))
+        self._start_round(s)
+        return s
+
+    def _start_round(self, s: CorruptionState) -> None:
+        """Phase I: six new contracts, two under each body; deferred ones stay where they are."""
+        for body in range(NUM_BODIES):
+            for _ in range(CONTRACTS_PER_BODY):
+                c = s.deck.pop()
+                s.cloc[c] = TABLE
+                s.cbody[c] = body
+                s.dealt_round[c] = s.round
+        s.phase = CORRUPTION
+        s.turn = 0
+        s.placed[:] = 0
+        s.on_contracts[:] = 0
+        s.to_act = s.leader
+        if s.events is not None:
+            new = ", ".join(
+                f"{CONTRACT_NAMES[c]} (${CONTRACT_VALUE[c]}k) under {BODIES[s.cbody[c]]}"
+                for c in np.flatnonzero((s.cloc == TABLE) & (s.dealt_round == s.round))
+            )
+            s.events.append((-1, f"Round {s.round + 1}: dealt {new}"))
+            s.events.append((-1, f"player_{s.leader} plays first"))
+
+    def _next_leader(self, s: CorruptionState) -> int:
+        """Most total value, then most contracts, then the earliest seat after the last first player."""
+        n = self.num_players
+
+        def key(p: int) -> tuple:
+            return (int(s.won_value[p]), int(s.won_count[p]), -((p - s.leader - 1) % n))
+
+        return max(range(n), key=key)
+
+    # --- Rules contract ------------------------------------------------------------------------------
+    def current_player(self, s: CorruptionState) -> int:
+        return -1 if s.phase == OVER else s.to_act
+
+    def legal_mask(self, s: CorruptionState) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        p = s.to_act
+        if s.phase == CORRUPTION:
+            hand = s.loc[p] == HAND
+            has_kind = (hand @ KIND_MATRIX) > 0
+            on_table = s.cloc == TABLE
+            mask[PLAY:SWISS] = np.outer(has_kind, on_table).ravel()
+            # Swiss accounts take bribes only, on any of the three bodies
+            mask[SWISS:ASSIGN] = np.repeat(hand[:NUM_BRIBES], NUM_BODIES)
+        elif s.phase == SWISS_STEP:
+            q, card = s.queue[s.qpos]
+            mask[ASSIGN:KILL] = (s.cloc == TABLE) & (s.cbody == s.where[q, card])
+        elif s.phase == HIT_STEP:
+            q, card = s.queue[s.qpos]
+            for rel, slot, _, _ in self._hit_targets(s, q, card):
+                mask[KILL + rel * KILL_SLOTS + slot] = 1
+        elif s.phase == REPORTER_STEP:
+            q, card = s.queue[s.qpos]
+            for owner, bribe in self._vertical_bribes(s, int(s.where[q, card])):
+                mask[REMOVE + ((owner - q) % self.num_players) * NUM_BRIBES + bribe] = 1
+            mask[DECLINE] = self.may_decline
+        return mask
+
+    def apply(self, s: CorruptionState, action: int) -> None:
+        if s.phase == CORRUPTION:
+            self._place(s, action)
+        elif s.phase == SWISS_STEP:
+            self._assign(s, action - ASSIGN)
+        elif s.phase == HIT_STEP:
+            self._kill(s, *divmod(action - KILL, KILL_SLOTS))
+        elif s.phase == REPORTER_STEP:
+            self._remove(s, action)
+        else:
+            raise ValueError("the game is over")
+
+    # --- Phase II ------------------------------------------------------------------------------------
+    def _place(self, s: CorruptionState, action: int) -> None:
+        p = s.to_act
+        if action < SWISS:
+            kind, c = divmod(action - PLAY, NUM_CONTRACTS)
+            card = self._card_of_kind(s, p, kind)
+            s.loc[p, card] = CONTRACT
+            s.on_contracts[p] += 1
+            # round r: each player's first r cards on contracts are face-up (Swiss plays not counted)
+            faceup = s.on_contracts[p] <= s.round + 1
+            s.public[p, card] = faceup
+        else:
+            card, c = divmod(action - SWISS, NUM_BODIES)
+            s.loc[p, card] = ON_SWISS  # always face-down
+            faceup = False
+        s.where[p, card] = c
+        s.seq[p, card] = s.turn
+        s.placed[p] += 1
+        s.turn += 1
+        if s.events is not None:
+            self._log_place(s, p, card, c, faceup)
+        if s.turn == CARDS_PER_ROUND * self.num_players:
+            self._reveal(s)
+        else:
+            s.to_act = (p + 1) % self.num_players
+
+    @staticmethod
+    def _card_of_kind(s: CorruptionState, p: int, kind: int) -> int:
+        for card in KIND_CARDS[kind]:
+            if s.loc[p, card] == HAND:
+                return card
+        raise ValueError(f"player_{p} holds no {KIND_NAMES[kind]}")
+
+    def _log_place(self, s: CorruptionState, p: int, card: int, c: int, faceup: bool) -> None:
+        what = KIND_NAMES[CARD_KIND[card]]
+        if s.loc[p, card] == ON_SWISS:
+            place = f"{BODIES[c]}'s Swiss account"
+        else:
+            place = CONTRACT_NAMES[c]
+        if faceup:
+            s.events.append((-1, f"player_{p} plays {what} face-up on {place}"))
+        else:
+            s.events.append((-1, f"player_{p} plays a face-down card on {place}"))
+            s.events.append((p, f"you play {what} face-down on {place}"))
+
+    # --- Phase III -----------------------------------------------------------------------------------
+    def _reveal(self, s: CorruptionState) -> None:
+        """Phase III: all cards on the table are revealed, then step 1 (Swiss bribes) begins."""
+        played = (s.loc == CONTRACT) | (s.loc == ON_SWISS)
+        if s.events is not None:
+            for p, card in self._in_play_order(s, played & ~s.public):
+                place = (f"{BODIES[s.where[p, card]]}'s Swiss account" if s.loc[p, card] == ON_SWISS
+                         else CONTRACT_NAMES[s.where[p, card]])
+                s.events.append((-1, f"revealed: player_{p}'s {KIND_NAMES[CARD_KIND[card]]} on {place}"))
+        s.public |= played
+        s.outcome[s.cloc == TABLE] = 0
+        s.phase = SWISS_STEP
+        s.queue = self._in_play_order(s, s.loc == ON_SWISS)
+        s.qpos = 0
+        self._advance(s)
+
+    @staticmethod
+    def _in_play_order(s: CorruptionState, which: np.ndarray) -> list[tuple[int, int]]:
+        ps, cards = np.nonzero(which)
+        order = np.argsort(s.seq[ps, cards], kind="stable")
+        return [(int(ps[i]), int(cards[i])) for i in order]
+
+    def _advance(self, s: CorruptionState) -> None:
+        """Resolve Phase III until a decision is needed or the round ends."""
+        if s.phase == SWISS_STEP:
+            if s.qpos < len(s.queue):
+                s.to_act = s.queue[s.qpos][0]
+                return
+            s.phase = HIT_STEP
+            hit_men = (s.loc == CONTRACT) & (CARD_KIND == HIT_MAN)
+            s.queue = self._in_play_order(s, hit_men)
+            s.qpos = 0
+        if s.phase == HIT_STEP:
+            while s.qpos < len(s.queue):
+                q, card = s.queue[s.qpos]
+                if s.loc[q, card] != CONTRACT:  # killed by an earlier Hit Man: does not act
+                    s.qpos += 1
+                    continue
+                if self._hit_targets(s, q, card):
+                    s.to_act = q
+                    return
+                s.loc[q, card] = USED  # no target: removed without effect
+                if s.events is not None:
+                    s.events.append((-1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[s.where[q, card]]} "
+                                         "has no target and is removed"))
+                s.qpos += 1
+            self._cancel_by_district_attorneys(s)
+            s.phase = REPORTER_STEP
+            reporters = (s.loc == CONTRACT) & (CARD_KIND == REPORTER)
+            s.queue = self._in_play_order(s, reporters)
+            s.qpos = 0
+        if s.phase == REPORTER_STEP:
+            while s.qpos < len(s.queue):
+                q, card = s.queue[s.qpos]
+                if s.loc[q, card] == CONTRACT and self._vertical_bribes(s, int(s.where[q, card])):
+                    s.to_act = q
+                    return
+                if s.loc[q, card] == CONTRACT:
+                    s.loc[q, card] = USED
+                    if s.events is not None:
+                        s.events.append((-1, f"player_{q}'s Reporter on "
+                                             f"{CONTRACT_NAMES[s.where[q, card]]} finds no bribe"))
+                s.qpos += 1
+            self._award(s)
+            self._end_round(s)
+
+    def _assign(self, s: CorruptionState, c: int) -> None:
+        q, card = s.queue[s.qpos]
+        s.loc[q, card] = ASSIGNED
+        s.where[q, card] = c
+        if s.events is not None:
+            s.events.append((-1, f"player_{q} assigns Swiss {KIND_NAMES[CARD_KIND[card]]} to "
+                                 f"{CONTRACT_NAMES[c]} (half value)"))
+        s.qpos += 1
+        self._advance(s)
+
+    def _hit_targets(self, s: CorruptionState, p: int, card: int) -> list[tuple[int, int, int, int]]:
+        """(relative owner, slot, owner, card) of every DA, Reporter and other Hit Man on the Hit Man's
+        contract."""
+        c = s.where[p, card]
+        n = self.num_players
+        targets = []
+        for q in range(n):
+            rel = (q - p) % n
+            loc, where = s.loc[q], s.where[q]
+            if loc[DA_CARD] == CONTRACT and where[DA_CARD] == c:
+                targets.append((rel, 0, q, DA_CARD))
+            reps = [r for r in REPORTER_CARDS if loc[r] == CONTRACT and where[r] == c]
+            reps.sort(key=lambda r: s.seq[q, r])
+            for i, r in enumerate(reps):
+                targets.append((rel, 1 + i, q, r))
+            if q != p and loc[HIT_MAN_CARD] == CONTRACT and where[HIT_MAN_CARD] == c:
+                targets.append((rel, 3, q, HIT_MAN_CARD))
+        return targets
+
+    def _kill(self, s: CorruptionState, rel: int, slot: int) -> None:
+        p, card = s.queue[s.qpos]
+        for t_rel, t_slot, q, victim in self._hit_targets(s, p, card):
+            if (t_rel, t_slot) == (rel, slot):
+                break
+        else:
+            raise ValueError(f"no card in slot {slot} of seat +{rel} on that contract")
+        # the Hit Man is discarded with its victim (rulings)
+        s.loc[q, victim] = USED
+        s.loc[p, card] = USED
+        if s.events is not None:
+            s.events.append((-1, f"player_{p}'s Hit Man kills player_{q}'s "
+                                 f"{KIND_NAMES[CARD_KIND[victim]]} on {CONTRACT_NAMES[s.where[p, card]]}"))
+        s.qpos += 1
+        self._advance(s)
+
+    def _cancel_by_district_attorneys(self, s: CorruptionState) -> None:
+        """Step 3: a contract with a surviving DA is cancelled and deferred; its bribes go back."""
+        das = (s.loc[:, DA_CARD] == CONTRACT)
+        for c in sorted(set(int(x) for x in s.where[das, DA_CARD])):
+            here = ((s.loc == CONTRACT) | (s.loc == ASSIGNED)) & (s.where == c)
+            s.loc[here & IS_BRIBE] = HAND
+            s.loc[here & ~IS_BRIBE] = USED
+            s.where[here] = -1
+            s.outcome[c] = CANCELLED
+            if s.events is not None:
+                s.events.append((-1, f"a District Attorney cancels {CONTRACT_NAMES[c]}: deferred, "
+                                     "bribes returned"))
+
+    def _vertical_bribes(self, s: CorruptionState, c: int) -> list[tuple[int, int]]:
+        """(owner, bribe) of every vertical bribe on contract c (Swiss bribes stay horizontal)."""
+        owners, bribes = np.nonzero((s.loc[:, :NUM_BRIBES] == CONTRACT) & (s.where[:, :NUM_BRIBES] == c))
+        return [(int(q), int(b)) for q, b in zip(owners, bribes)]
+
+    def _remove(self, s: CorruptionState, action: int) -> None:
+        p, card = s.queue[s.qpos]
+        c = int(s.where[p, card])
+        if action == DECLINE:
+            if s.events is not None:
+                s.events.append((-1, f"player_{p}'s Reporter on {CONTRACT_NAMES[c]} removes nothing"))
+        else:
+            rel, bribe = divmod(action - REMOVE, NUM_BRIBES)
+            q = (p + rel) % self.num_players
+            s.loc[q, bribe] = HAND
+            s.where[q, bribe] = -1
+            if s.events is not None:
+                s.events.append((-1, f"player_{p}'s Reporter removes player_{q}'s "
+                                     f"{KIND_NAMES[bribe]} from {CONTRACT_NAMES[c]}"))
+        s.loc[p, card] = USED
+        s.qpos += 1
+        self._advance(s)
+
+    def bribe_totals(self, s: CorruptionState) -> np.ndarray:
+        """(players, contracts) bribe totals in half-$1,000 units: vertical x2, Swiss assigned x1."""
+        totals = np.zeros((self.num_players, NUM_CONTRACTS), np.int64)
+        for weight, place in ((2, CONTRACT), (1, ASSIGNED)):
+            qs, cards = np.nonzero((s.loc == place) & IS_BRIBE)
+            np.add.at(totals, (qs, s.where[qs, cards].astype(np.int64)), weight * CARD_VALUE[cards])
+        return totals
+
+    def _award(self, s: CorruptionState) -> None:
+        """Step 5: the highest total wins; a tie (no bribes at all included) defers the contract."""
+        totals = self.bribe_totals(s)
+        for c in np.flatnonzero(s.cloc == TABLE):
+            if s.outcome[c] == CANCELLED:
+                continue
+            best = totals[:, c].max()
+            winners = np.flatnonzero(totals[:, c] == best)
+            if best > 0 and len(winners) == 1:
+                w = int(winners[0])
+                s.cloc[c] = WON
+                s.cowner[c] = w
+                s.won_value[w] += CONTRACT_VALUE[c]
+                s.won_count[w] += 1
+                s.outcome[c] = AWARDED
+                if s.events is not None:
+                    s.events.append((-1, f"player_{w} wins {CONTRACT_NAMES[c]} "
+                                         f"(${CONTRACT_VALUE[c]}k) with ${best / 2:g}k"))
+            else:
+                s.outcome[c] = NO_AWARD
+                if s.events is not None:
+                    s.events.append((-1, f"{CONTRACT_NAMES[c]}: no award (tie at ${best / 2:g}k), "
+                                         "deferred"))
+
+    def _end_round(self, s: CorruptionState) -> None:
+        """Bribes come back to their owners; characters never do."""
+        out = s.loc != HAND
+        s.loc[out & ~IS_BRIBE] = USED
+        s.loc[out & IS_BRIBE] = HAND
+        s.public[s.loc == HAND] = False
+        s.where[:] = -1
+        s.seq[:] = -1
+        s.queue = []
+        s.qpos = 0
+        s.round += 1
+        if s.round == NUM_ROUNDS:
+            # contracts still unawarded after round 4 are lost (rulings)
+            s.cloc[s.cloc == TABLE] = LOST
+            s.phase = OVER
+            s.to_act = -1
+            if s.events is not None:
+                s.events.append((-1, "game over: " + ", ".join(
+                    f"player_{p} ${s.won_value[p]}k" for p in range(self.num_players))))
+            return
+        s.leader = self._next_leader(s)
+        self._start_round(s)
+
+    # --- results -------------------------------------------------------------------------------------
+    def final_keys(self, s: CorruptionState) -> list[tuple]:
+        # equal total value: the tied players share the win (rulings)
+        return [(int(v),) for v in s.won_value]
+
+    def scores(self, s: CorruptionState) -> list[int]:
+        return [int(v) for v in s.won_value]
+
+    def copy_state(self, s: CorruptionState) -> CorruptionState:
+        return s.copy()
+
+    # --- information ---------------------------------------------------------------------------------
+    def observe(self, s: CorruptionState, player: int) -> np.ndarray:
+        return self.observer.observe(s, player)
+
+    def resample_hidden(
+        self, s: CorruptionState, player: int, rng: np.random.Generator
+    ) -> CorruptionState:
+        """Each opponent's cards that `player` has not seen (hand and face-down cards) are dealt again
+        over the same places (Swiss places get bribes only); the undealt contracts are reshuffled."""
+        new = s.copy()
+        new.rng = rng
+        if new.events is not None:
+            new.events = [e for e in new.events if e[0] in (-1, player)]
+        for q in range(self.num_players):
+            if q == player:
+                continue
+            pool = [int(c) for c in np.flatnonzero(~s.public[q] & (s.loc[q] != USED))]
+            places = [(s.loc[q, c], s.where[q, c], s.seq[q, c]) for c in pool]
+            swiss_places = [i for i, pl in enumerate(places) if pl[0] == ON_SWISS]
+            bribes = [c for c in pool if IS_BRIBE[c]]
+            chosen = [bribes[i] for i in rng.permutation(len(bribes))[: len(swiss_places)]]
+            rest = [c for c in pool if c not in chosen]
+            rest = [rest[i] for i in rng.permutation(len(rest))]
+            others = [i for i in range(len(places)) if places[i][0] != ON_SWISS]
+            for card, i in zip(chosen + rest, swiss_places + others):
+                new.loc[q, card], new.where[q, card], new.seq[q, card] = places[i]
+            # Reporters are played lowest id first: keep id 7 the earlier one (they look alike)
+            a, b = REPORTER_CARDS
+            if self._play_key(new, q, a) > self._play_key(new, q, b):
+                for arr in (new.loc, new.where, new.seq, new.public):
+                    arr[q, a], arr[q, b] = arr[q, b], arr[q, a]
+        new.deck = [new.deck[i] for i in rng.permutation(len(new.deck))]
+        return new
+
+    @staticmethod
+    def _play_key(s: CorruptionState, q: int, card: int) -> int:
+        if s.loc[q, card] == USED:
+            return -1
+        return int(s.seq[q, card]) if s.seq[q, card] >= 0 else 1 << 20
+
+    def action_name(self, action: int, state: CorruptionState | None = None) -> str:
+        if state is None or state.phase == OVER:
+            return codec.static_name(action)
+        p = state.to_act
+        name = codec.static_name(action, p, self.num_players)
+        group, kind, _ = codec.decode(action)
+        if group == "play":
+            up = state.on_contracts[p] < state.round + 1
+            name += " (face-up)" if up else " (face-down)"
+        return name
+
+    def render(self, s: CorruptionState, player: int | None = None) -> str:
+        return render_state(self, s, player)
