@@ -1,0 +1,257 @@
+"""The CI strength gate: every champion policy must beat random and heuristic bots, significantly.
+
+    python -m benchmarks.gate                                   # all games, fixed seeds
+    python -m benchmarks.gate --candidate runs/x/policy.npz     # a new policy vs the champion
+
+Champion check, per game with policies/<game>/champion.npz, at the game's default player count: on
+`--deals` fixed deals, the champion sits in one seat and the baseline bot (random, then heuristic) in
+all others; every deal is played once per seat rotation (duplicate play). The score of a game is the
+champion's rank points, (n - rank) / (n - 1): 1 first, 0 last, ties shared; averaged over the
+rotations of a deal this is 0.5 exactly when the champion is no better than the bots it sits with.
+Test: one-sided paired t-test over deals of (champion points - mean points of the other seats), which
+is n/(n-1) * (champion points - 0.5); the champion passes when p < `--alpha` (0.01) and the mean is
+positive.
+
+Candidate check: the candidate and the champion each play every deal in every seat against the same
+field (`--field`, heuristic by default) with the same bot seeds, so the two runs differ only in the
+policy. Test: one-sided paired t-test over deals of (candidate points - champion points); the gate
+fails (exit 1) when the candidate is weaker with p < `--candidate-alpha` (0.05).
+
+A game without a champion file is reported as NO CHAMPION and does not fail the gate; a champion file
+that exists but does not load for its game fails it. Exit codes: 0 pass, 1 a check failed, 2 a
+policy could not be loaded or a game could not be played.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from .stats import PairedTest, paired_t_test, wilson_interval
+from .tournament import (
+    GameRecord,
+    Job,
+    build_agent,
+    default_players,
+    make_env,
+    play_jobs,
+    rank_points,
+    rotations,
+    win_shares,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+GATE_SEED = 20261130  # fixed: the gate plays the same deals on every run
+BASELINES = ("random", "heuristic")
+
+
+@dataclass
+class Check:
+    game: str
+    name: str  # e.g. "champion vs random"
+    status: str  # PASS | FAIL | ERROR | NO CHAMPION
+    detail: str
+    test: PairedTest | None = None
+
+    def line(self) -> str:
+        return f"{self.status:<12} {self.game:<13} {self.name:<26} {self.detail}"
+
+
+def seat_jobs(num_players: int, deals: int, seed: int) -> list[Job]:
+    """The tested bot (agent 0) in each seat in turn, agent 1 in all others, on every deal."""
+    base = [0] + [1] * (num_players - 1)
+    return [
+        Job(num_players, d, t, table, seed)
+        for d in range(deals)
+        for t, table in enumerate(rotations(base))
+    ]
+
+
+def per_deal_points(records: Sequence[GameRecord], agent: int = 0) -> dict[int, list[float]]:
+    """Per deal, the rank points of `agent`'s seats in each of its games."""
+    out: dict[int, list[float]] = {}
+    for rec in records:
+        n = rec.num_players
+        out.setdefault(rec.deal, []).extend(
+            rank_points(rec.ranks[s], n) for s, i in enumerate(rec.lineup) if i == agent
+        )
+    return out
+
+
+def advantage_differences(records: Sequence[GameRecord], num_players: int) -> list[float]:
+    """Per deal: the tested bot's mean rank points minus the other seats' mean (paired within a deal)."""
+    n = num_players
+    return [
+        n / (n - 1) * (sum(pts) / len(pts) - 0.5)
+        for _, pts in sorted(per_deal_points(records).items())
+    ]
+
+
+def paired_differences(a: Sequence[GameRecord], b: Sequence[GameRecord]) -> list[float]:
+    """Per deal: mean rank points of agent 0 in run `a` minus in run `b` (same deals and seats)."""
+    pa, pb = per_deal_points(a), per_deal_points(b)
+    if pa.keys() != pb.keys():
+        raise ValueError("paired runs must cover the same deals")
+    return [sum(pa[d]) / len(pa[d]) - sum(pb[d]) / len(pb[d]) for d in sorted(pa)]
+
+
+def win_rate(records: Sequence[GameRecord], agent: int = 0) -> tuple[float, float, float]:
+    wins, seats = 0.0, 0
+    for rec in records:
+        ws = win_shares(rec.ranks)
+        for s, i in enumerate(rec.lineup):
+            if i == agent:
+                wins += ws[s]
+                seats += 1
+    lo, hi = wilson_interval(wins, seats)
+    return wins / seats, lo, hi
+
+
+def champion_path(game: str, policies: Path) -> Path:
+    return policies / game / "champion.npz"
+
+
+def load_check(game: str, path: Path, n: int) -> str | None:
+    """Why the policy at `path` cannot play `game` with n players, or None when it can."""
+    try:
+        build_agent(str(path), make_env(game, n), seed=0)
+    except Exception as e:  # any failure to load is the finding we report
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+def check_champion(
+    game: str,
+    policies: Path,
+    deals: int,
+    alpha: float,
+    seed: int,
+    workers: int,
+    players: int | None,
+    baselines: Sequence[str] = BASELINES,
+) -> list[Check]:
+    path = champion_path(game, policies)
+    if not path.exists():
+        return [Check(game, "champion", "NO CHAMPION", f"{path} does not exist yet: skipped, not a failure")]
+    n = players or default_players(game)
+    problem = load_check(game, path, n)
+    if problem:
+        return [Check(game, "champion loads", "ERROR", f"{path}: {problem}")]
+    checks = []
+    for opponent in baselines:
+        name = f"champion vs {opponent}"
+        try:
+            records = play_jobs(game, [str(path), opponent], seat_jobs(n, deals, seed), workers)
+        except Exception as e:
+            checks.append(Check(game, name, "ERROR", f"{type(e).__name__}: {e}"))
+            continue
+        test = paired_t_test(advantage_differences(records, n))
+        wr, lo, hi = win_rate(records)
+        ok = test.mean > 0 and test.p_greater < alpha
+        detail = (
+            f"{n}p, win rate {wr:.3f} [{lo:.3f}, {hi:.3f}] (1/n = {1 / n:.3f}); points advantage "
+            f"{test.describe()}; needs p(>0) < {alpha}"
+        )
+        checks.append(Check(game, name, "PASS" if ok else "FAIL", detail, test))
+    return checks
+
+
+def check_candidate(
+    game: str,
+    candidate: Path,
+    policies: Path,
+    field: str,
+    deals: int,
+    alpha: float,
+    seed: int,
+    workers: int,
+    players: int | None,
+) -> Check:
+    name = f"candidate vs champion ({field} field)"
+    champ = champion_path(game, policies)
+    if not champ.exists():
+        return Check(game, name, "NO CHAMPION", f"{champ} does not exist yet: nothing to compare with")
+    n = players or default_players(game)
+    for label, path in (("candidate", candidate), ("champion", champ)):
+        problem = load_check(game, path, n) if path.exists() else f"{path} does not exist"
+        if problem:
+            return Check(game, name, "ERROR", f"{label} {path}: {problem}")
+    jobs = seat_jobs(n, deals, seed)
+    cand = play_jobs(game, [str(candidate), field], jobs, workers)
+    champ_records = play_jobs(game, [str(champ), field], jobs, workers)
+    test = paired_t_test(paired_differences(cand, champ_records))
+    weaker = test.mean < 0 and test.p_less < alpha
+    stronger = test.mean > 0 and test.p_greater < alpha
+    verdict = "significantly weaker" if weaker else "significantly stronger" if stronger else "no significant difference"
+    cw, champw = win_rate(cand), win_rate(champ_records)
+    detail = (
+        f"{n}p: {verdict}; candidate - champion rank points {test.describe()}; win rate vs field "
+        f"{cw[0]:.3f} vs {champw[0]:.3f}; fails when p(<0) < {alpha}"
+    )
+    return Check(game, name, "FAIL" if weaker else "PASS", detail, test)
+
+
+def candidate_game(path: Path) -> str:
+    """The game a policy file says it was trained for."""
+    from corruption_envs.policy import read_policy_file
+
+    return str(read_policy_file(path).meta["game"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.gate", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", nargs="+", default=None, help="games to gate (default: every registered game)")
+    p.add_argument("--players", type=int, default=None, help="player count (default: each game's default)")
+    p.add_argument("--deals", type=int, default=60, help="fixed deals per check (each played in every seat)")
+    p.add_argument("--alpha", type=float, default=0.01, help="significance for champion vs baselines")
+    p.add_argument("--candidate", type=Path, default=None, help="policy file to compare with the champion")
+    p.add_argument("--candidate-alpha", type=float, default=0.05)
+    p.add_argument("--field", default="heuristic", help="bots that fill the other seats in --candidate mode")
+    p.add_argument("--policies", type=Path, default=REPO / "policies", help="folder of <game>/champion.npz")
+    p.add_argument("--seed", type=int, default=GATE_SEED)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--json", type=Path, default=None, help="also write the checks as JSON")
+    args = p.parse_args(argv)
+
+    import corruption_envs
+
+    start = time.perf_counter()
+    checks: list[Check] = []
+    if args.candidate is not None:
+        try:
+            games = args.games or [candidate_game(args.candidate)]
+        except Exception as e:
+            print(f"ERROR cannot read candidate {args.candidate}: {type(e).__name__}: {e}")
+            return 2
+        for game in games:
+            checks.append(check_candidate(game, args.candidate, args.policies, args.field, args.deals,
+                                          args.candidate_alpha, args.seed, args.workers, args.players))
+    else:
+        for game in args.games or corruption_envs.list_games():
+            checks.extend(check_champion(game, args.policies, args.deals, args.alpha, args.seed,
+                                         args.workers, args.players))
+    print("strength gate (one-sided paired t-tests over fixed deals; see python -m benchmarks.gate -h)")
+    for c in checks:
+        print(c.line())
+    seconds = time.perf_counter() - start
+    failed = [c for c in checks if c.status == "FAIL"]
+    errors = [c for c in checks if c.status == "ERROR"]
+    missing = [c.game for c in checks if c.status == "NO CHAMPION"]
+    if missing:
+        print(f"NOTE: no champion yet for {', '.join(missing)}: those games are not gated")
+    print(f"gate: {len(checks) - len(failed) - len(errors) - len(missing)} passed, {len(failed)} failed, "
+          f"{len(errors)} errors in {seconds:.0f}s")
+    if args.json is not None:
+        args.json.write_text(json.dumps(
+            [{"game": c.game, "check": c.name, "status": c.status, "detail": c.detail,
+              "test": None if c.test is None else c.test.__dict__} for c in checks], indent=1))
+    return 2 if errors else 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
