@@ -1,0 +1,288 @@
+"""The terminal game, driven through a subprocess with scripted input, for every registered game and a
+toy game with an event log (so the generic parts are checked even before any game is registered)."""
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import corruption_envs
+from corruption_envs.play import Console, build_env, main, pick, read_log
+
+REPO = Path(__file__).resolve().parents[2]
+TOY = "tests.play.eventful_toy:EventfulToyEnv"
+# (game spec, opponents): registered games against their heuristic bots, the toy against random ones
+TABLES = [pytest.param(g, "heuristic", id=g) for g in corruption_envs.list_games()] + [
+    pytest.param(TOY, "random", id="toy")
+]
+SEED = 5
+ALWAYS_FIRST = "1\n" * 5000  # more answers than any game asks for
+GAME_OVER = "=== Game over ==="
+MOVE_LINE = re.compile(r"^\s+(\d+)\. (.*)$")
+
+
+def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess:
+    done = subprocess.run(
+        [sys.executable, "-m", "corruption_envs.play", *args],
+        input=stdin, capture_output=True, text=True, cwd=REPO, timeout=120,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def game_args(game: str, opponents: str, *extra: str) -> list[str]:
+    return ["--game", game, "--opponents", opponents, "--seed", str(SEED), *extra]
+
+
+def first_moves(out: str) -> list[str]:
+    """The names in the first numbered move list printed."""
+    lines = out.splitlines()
+    start = lines.index("Your moves:") + 1
+    names = []
+    for line in lines[start:]:
+        m = MOVE_LINE.match(line)
+        if not m:
+            break
+        names.append(m.group(2))
+    return names
+
+
+def replay_env(log: Path):
+    """The logged game's env after reset, and the log's records."""
+    header, actions, end = read_log(str(log))
+    env = build_env(header["game"], header["config"])
+    env.reset(seed=header["seed"])
+    return env, header, actions, end
+
+
+@pytest.fixture(scope="module")
+def full_games(tmp_path_factory):
+    """Per game: (completed process, log path) of a whole game where the human always picks move 1."""
+    cache = {}
+
+    def get(game, opponents):
+        if game not in cache:
+            log = tmp_path_factory.mktemp("logs") / "game.jsonl"
+            cache[game] = run(game_args(game, opponents, "--log", str(log)), ALWAYS_FIRST), log
+        return cache[game]
+
+    return get
+
+
+# --- a whole game, its log and its replay ------------------------------------------------------------
+@pytest.mark.parametrize("game, opponents", TABLES)
+def test_full_game_choosing_the_first_move_ends_with_scores_winner_and_reveal(full_games, game, opponents):
+    done, _ = full_games(game, opponents)
+    assert done.returncode == 0
+    end = done.stdout[done.stdout.index(GAME_OVER):]
+    assert "Final scores:" in end and re.search(r"^Winners? ?(\(shared\))?: ", end, re.M)
+    assert "Everything revealed:" in end
+    env = build_env(game, {})
+    for agent in env.possible_agents:
+        assert re.search(rf"^  {agent} \(.*\) +score +-?\d+ +rank [\d.]+$", end, re.M), agent
+
+
+@pytest.mark.parametrize("game, opponents", TABLES)
+def test_log_has_header_and_every_action_and_the_human_always_chose_move_one(full_games, game, opponents):
+    _, log = full_games(game, opponents)
+    env, header, actions, end = replay_env(log)
+    assert header["game"] == game and header["seed"] == SEED
+    assert header["players"] == len(env.possible_agents)
+    assert list(header["seats"].values()).count("human") == 1
+    assert header["seats"][header["human"]] == "human"
+    assert end is not None and end["winners"]
+    for rec in actions:
+        assert rec["agent"] == env.agent_selection
+        mask = env.action_mask()
+        if rec["agent"] == header["human"]:
+            assert rec["index"] == np.flatnonzero(mask)[0]
+        assert mask[rec["index"]] and rec["name"] == env.action_name(rec["index"])
+        before = len(env.game_state.events or [])
+        env.step(rec["index"])
+        public = [t for a, t in (env.game_state.events or [])[before:] if a == -1]
+        assert rec["events"] == public
+    assert all(env.terminations.values())
+
+
+@pytest.mark.parametrize("game, opponents", TABLES)
+def test_replay_shows_every_step_and_the_same_result(full_games, game, opponents):
+    done, log = full_games(game, opponents)
+    shown = run(["--replay", str(log)])
+    assert shown.returncode == 0
+    _, actions, _ = read_log(str(log))
+    steps = re.findall(r"^ *(\d+)\. player_\d+ \(.*?\): ", shown.stdout, re.M)
+    assert [int(s) for s in steps] == list(range(1, len(actions) + 1))
+    assert shown.stdout[shown.stdout.index(GAME_OVER):] == done.stdout[done.stdout.index(GAME_OVER):]
+
+
+@pytest.mark.parametrize("game, opponents", TABLES)
+def test_same_seed_and_same_moves_replay_the_same_game(full_games, game, opponents):
+    done, _ = full_games(game, opponents)
+    again = run(game_args(game, opponents), ALWAYS_FIRST)
+    assert again.stdout == done.stdout
+
+
+@pytest.mark.parametrize("game, opponents", TABLES)
+def test_replay_rejects_a_logged_move_that_is_not_legal(full_games, game, opponents, tmp_path):
+    _, log = full_games(game, opponents)
+    env, _, actions, _ = replay_env(log)
+    illegal = np.flatnonzero(env.action_mask() == 0)
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    first = next(r for r in records if r["type"] == "action")
+    first["index"] = int(illegal[0]) if illegal.size else env.num_actions
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps(r) + "\n" for r in records))
+    shown = run(["--replay", str(bad)])
+    assert shown.returncode == 1
+    assert "step 1: " in shown.stdout and "is not legal in the replayed game" in shown.stdout
+
+
+@pytest.mark.parametrize("game, opponents", TABLES)
+def test_human_sees_public_and_own_events_but_no_other_seats_private_ones(full_games, game, opponents):
+    done, log = full_games(game, opponents)
+    env, header, actions, _ = replay_env(log)
+    for rec in actions:
+        env.step(rec["index"])
+    seat = env.agent_name_mapping[header["human"]]
+    events = env.game_state.events
+    assert events, "a game played with record_events=True logged no events"
+    mine = {t for a, t in events if a in (-1, seat)}
+    others = {t for a, t in events if a not in (-1, seat)} - mine
+    played = done.stdout[: done.stdout.index(GAME_OVER)]
+    shown = {line[2:] for line in played.splitlines() if line.startswith("  ")}
+    assert not others & shown
+    # every event the human may see is shown once it happened (the last ones after the final move)
+    assert mine <= {line[2:] for line in done.stdout.splitlines() if line.startswith("  ")}
+
+
+# --- talking to the player -----------------------------------------------------------------------------
+def common_fragment(names: list[str]) -> str | None:
+    """A text found in two or more names and equal to none of them (so it is ambiguous)."""
+    lowered = [n.lower() for n in names]
+    for size in range(max(map(len, names), default=0), 0, -1):
+        for name in lowered:
+            for i in range(len(name) - size + 1):
+                frag = name[i:i + size]
+                if (frag.strip() and not frag.isdigit() and frag not in lowered
+                        and frag.strip() not in ("q", "?", "quit", "exit", "help")
+                        and sum(frag in n for n in lowered) >= 2):
+                    return frag
+    return None
+
+
+def unique_fragment(names: list[str]) -> tuple[int, str] | None:
+    """(position, text) of a short text found in exactly one name."""
+    lowered = [n.lower() for n in names]
+    for size in range(3, max(map(len, names), default=0) + 1):
+        for k, name in enumerate(lowered):
+            for i in range(len(name) - size + 1):
+                frag = name[i:i + size]
+                if frag.strip() == frag and not frag.isdigit() and sum(frag in n for n in lowered) == 1:
+                    return k, frag
+    return None
+
+
+@pytest.fixture(scope="module")
+def opening_moves(full_games):
+    """The human's first move list: the same in every run with SEED, whatever the human then types."""
+    return lambda game, opponents: first_moves(full_games(game, opponents)[0].stdout)
+
+
+@pytest.mark.parametrize("game, opponents", TABLES)
+def test_bad_input_gets_a_message_and_the_prompt_again_then_q_quits(opening_moves, game, opponents, tmp_path):
+    names = opening_moves(game, opponents)
+    ambiguous = common_fragment(names)
+    assert ambiguous is not None, f"no two opening moves share a text: {names}"
+    log = tmp_path / "quit.jsonl"
+    script = f"{len(names) + 1}\n0\nzz#qx%\n{ambiguous}\n\n?\nq\n"
+    done = run(game_args(game, opponents, "--log", str(log)), script)
+    out = done.stdout
+    assert done.returncode == 0
+    assert f"there is no move {len(names) + 1}: choose a number from 1 to {len(names)}" in out
+    assert "there is no move 0" in out
+    assert "no legal move matches 'zz#qx%'" in out
+    assert f"{ambiguous!r} is ambiguous: it matches" in out
+    assert out.count("Your moves:") == 2  # the view, and again for '?'
+    assert out.rstrip().endswith("You left the game before the end.")
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    human = records[0]["human"]
+    assert not [r for r in records if r["type"] == "action" and r["agent"] == human]
+    assert records[-1] == {"type": "quit", "agent": human}
+
+
+@pytest.mark.parametrize("game, opponents", TABLES)
+def test_an_unambiguous_part_of_a_name_in_any_case_plays_that_move(opening_moves, game, opponents, tmp_path):
+    names = opening_moves(game, opponents)
+    k, frag = unique_fragment(names)
+    log = tmp_path / "one.jsonl"
+    run(game_args(game, opponents, "--log", str(log)), f"{frag.upper()}\nq\n")
+    header, actions, _ = read_log(str(log))
+    mine = [r for r in actions if r["agent"] == header["human"]]
+    assert [r["name"] for r in mine] == [names[k]]
+
+
+@pytest.mark.parametrize("stdin", ["", "1\n"], ids=["at-once", "after-a-move"])
+def test_end_of_input_quits_cleanly(stdin):
+    done = run(game_args(TOY, "random"), stdin)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.rstrip().endswith("You left the game before the end.")
+
+
+def test_an_exact_name_wins_over_names_that_contain_it():
+    moves = [(4, "raise"), (9, "raise twice"), (11, "check")]
+    assert pick("Raise", moves) == 4
+    assert pick("TWICE", moves) == 9
+    assert pick("3", moves) == 11
+    with pytest.raises(ValueError, match="ambiguous: it matches 2 moves"):
+        pick("rai", moves)
+
+
+def test_each_opponent_can_be_given_per_seat_and_the_seat_is_yours():
+    done = run(["--game", TOY, "--players", "4", "--seat", "2", "--opponents", "random", "random,random"])
+    assert "Seats: player_0 (random), player_1 (random), player_2 (you), player_3 (random)" in done.stdout
+    assert "--- your turn, player_2 ---" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--opponents", "random", "random", "random"], "--opponents takes one spec for all or 2"),
+        (["--opponents", "random", "--seat", "3"], "--seat 3 is not a seat of a 3-player game"),
+        (["--opponents", "nonsense"], "cannot build opponent 'nonsense' for player_1"),
+        (["--opponents", "random", "--config", "num_rounds=9"], "num_rounds=9 is not allowed"),
+        (["--opponents", "random", "--config", "oops"], "is not KEY=VALUE"),
+        (["--replay", "/nonexistent/game.jsonl"], "No such file"),
+    ],
+    ids=["opponent-count", "seat", "opponent-spec", "config-value", "config-form", "replay-file"],
+)
+def test_bad_arguments_exit_2_with_a_message_naming_the_fix(args, message, capsys):
+    assert main(["--game", TOY, *args], Console(io.StringIO(), io.StringIO())) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_unknown_game_names_the_installed_ones(capsys):
+    assert main(["--game", "chess"], Console(io.StringIO(), io.StringIO())) == 2
+    assert "unknown or not installed game 'chess'" in capsys.readouterr().err
+
+
+def test_replay_step_by_step_waits_shows_the_table_on_question_mark_and_stops_on_q(tmp_path):
+    log = tmp_path / "toy.jsonl"
+    run(game_args(TOY, "random", "--log", str(log)), ALWAYS_FIRST)
+    shown = run(["--replay", str(log), "--step"], "\n?\nq\n")
+    assert shown.returncode == 0
+    assert re.findall(r"^ *(\d+)\. ", shown.stdout, re.M) == ["1", "2"]
+    assert re.search(r"^cards \[\d, \d, \d\] chips", shown.stdout, re.M)  # the whole table, no '?'
+    assert GAME_OVER not in shown.stdout
+
+
+def test_replay_of_a_file_that_is_not_a_log_is_refused(tmp_path):
+    bad = tmp_path / "x.jsonl"
+    bad.write_text('{"type": "action"}\n')
+    done = run(["--replay", str(bad)])
+    assert done.returncode == 2 and "does not start with a header line" in done.stderr
