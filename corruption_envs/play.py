@@ -19,6 +19,7 @@ from typing import IO, Any
 import numpy as np
 
 from . import game_module, list_games
+from .bots import make_agent
 from .core import Agent, GameEnv
 
 HUMAN = "human"
@@ -231,6 +232,9 @@ def read_log(path: str) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str,
                     raise ValueError(f"{path} line {n} is not JSON: {e}") from None
     if not records or records[0].get("type") != "header":
         raise ValueError(f"{path} does not start with a header line; is it a --log file?")
+    missing = {"game", "players", "seed", "config", "seats"} - set(records[0])
+    if missing:
+        raise ValueError(f"{path}: the header lacks {sorted(missing)}")
     actions = [r for r in records if r.get("type") == "action"]
     for r in actions:
         if not {"agent", "index", "name"} <= set(r):
@@ -260,7 +264,8 @@ def ask_move(con: Console, env: GameEnv, me: str) -> int:
             con.say(str(e))
 
 
-def play(args: argparse.Namespace, con: Console) -> int:
+def setup(args: argparse.Namespace) -> tuple[GameEnv, dict[str, Any], list[str], int, dict[str, Agent]]:
+    """The reset env, its config, each seat's spec, the seed and the bots, from the command line."""
     config = parse_config(args.config)
     if args.players is not None:
         config["num_players"] = args.players
@@ -272,16 +277,20 @@ def play(args: argparse.Namespace, con: Console) -> int:
         raise ValueError(f"--seat {args.seat} is not a seat of a {players}-player game (0..{players - 1})")
     specs = seat_specs(args.opponents, players, args.seat)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
-    from .bots import make_agent  # lazily: a policy file may pull in torch
-
+    env.reset(seed=seed)
     bots: dict[str, Agent] = {}
     for p, spec in enumerate(specs):
         if spec != HUMAN:
             try:
                 bots[f"player_{p}"] = make_agent(spec, env, seed=bot_seed(seed, p))
-            except Exception as e:  # any failure to build a bot is a usage error, not a crash
+            except Exception as e:  # whatever stops a bot being built is a usage error, not a crash
                 raise ValueError(f"cannot build opponent {spec!r} for player_{p}: {e}") from None
-    env.reset(seed=seed)
+    return env, config, specs, seed, bots
+
+
+def play(args: argparse.Namespace, con: Console) -> int:
+    env, config, specs, seed, bots = setup(args)
+    players = len(specs)
     me = f"player_{args.seat}"
     seats = {a: specs[p] for p, a in enumerate(env.possible_agents)}
     name = env.metadata.get("name", args.game)
