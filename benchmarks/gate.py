@@ -211,6 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--alpha", type=float, default=0.01, help="significance for champion vs baselines")
     p.add_argument("--candidate", type=Path, default=None, help="policy file to compare with the champion")
     p.add_argument("--candidate-alpha", type=float, default=0.05)
+    p.add_argument("--baselines", nargs="+", default=list(BASELINES),
+                   help="bots each champion must beat")
     p.add_argument("--field", default="heuristic", help="bots that fill the other seats in --candidate mode")
     p.add_argument("--policies", type=Path, default=REPO / "policies", help="folder of <game>/champion.npz")
     p.add_argument("--seed", type=int, default=GATE_SEED)
@@ -234,7 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         for game in args.games or corruption_envs.list_games():
             checks.extend(check_champion(game, args.policies, args.deals, args.alpha, args.seed,
-                                         args.workers, args.players))
+                                         args.workers, args.players, args.baselines))
     print("strength gate (one-sided paired t-tests over fixed deals; see python -m benchmarks.gate -h)")
     for c in checks:
         print(c.line())

@@ -1,0 +1,123 @@
+"""Duplicate seating, ratings on a rigged match, output formats and worker-independence."""
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from benchmarks.tournament import (
+    agent_labels,
+    deal_seed,
+    lineups,
+    make_env,
+    make_jobs,
+    render_text,
+    run_tournament,
+    summarize,
+    GameRecord,
+    win_shares,
+    write_outputs,
+)
+from tests.benchmarks.toy_agents import TOY
+
+RAISE = "tests.benchmarks.toy_agents:RaiseAgent"
+
+
+@pytest.mark.parametrize("agents, players", [(1, 3), (2, 3), (2, 4), (3, 4), (4, 4)])
+def test_duplicate_rotation_seats_every_lineup_member_in_every_seat(agents, players):
+    tables = lineups(agents, players)
+    assert len(tables) == players
+    base = Counter(tables[0])
+    for seat in range(players):
+        assert Counter(t[seat] for t in tables) == base  # each seat sees the lineup's whole mix
+    assert set(tables[0]) == set(range(agents))
+
+
+def test_more_agents_than_seats_plays_every_window_and_every_pair_meets():
+    tables = lineups(5, 3)
+    assert len(tables) == 15
+    counts = Counter(i for t in tables for i in t)
+    assert set(counts.values()) == {9}  # every agent takes the same number of seats
+    met = {frozenset((a, b)) for t in tables for a in t for b in t if a != b}
+    assert len(met) == 10  # all 5 * 4 / 2 pairs
+
+
+def test_cycled_lineup_gives_extra_seats_to_earlier_agents():
+    assert lineups(3, 4)[0] == (0, 1, 2, 0)
+
+
+def test_games_are_rounded_up_to_whole_deals_with_one_seed_per_deal():
+    jobs = make_jobs([3, 4], num_agents=2, games=10, seed=7)
+    per_n = Counter(j.num_players for j in jobs)
+    assert per_n == {3: 12, 4: 12}  # ceil(10 / 3) = 4 deals of 3 games, ceil(10 / 4) = 3 deals of 4
+    deals = {(j.num_players, j.deal) for j in jobs}
+    assert len({deal_seed(7, n, d) for n, d in deals}) == len(deals)
+
+
+def test_every_rotation_of_a_deal_replays_the_same_deal():
+    env = make_env(TOY, 3)
+    cards = []
+    for _ in range(3):
+        env.reset(seed=deal_seed(0, 3, 5))
+        cards.append(list(env.unwrapped.game_state.cards))
+    assert cards[0] == cards[1] == cards[2]
+
+
+def test_duplicate_play_cancels_the_luck_of_the_deal_between_identical_bots():
+    result = run_tournament(TOY, [3], [RAISE, RAISE], games=30, seed=1)
+    per_deal = {}
+    for rec in result.records:
+        pts = [(3 - r) / 2 for s, r in enumerate(rec.ranks) if rec.lineup[s] == 1]
+        per_deal.setdefault(rec.deal, []).extend(pts)
+    # the second bot holds one seat of each rotation: over a deal its mean rank points are exactly 1/2
+    assert all(np.mean(p) == pytest.approx(0.5) for p in per_deal.values())
+
+
+def test_ties_share_the_win():
+    assert win_shares([1.5, 1.5, 3.0]) == [0.5, 0.5, 0.0]
+
+
+def test_labels_are_unique_for_repeated_specs():
+    assert agent_labels(["random", "random", "heuristic"]) == ["random", "random#2", "heuristic"]
+
+
+def test_ratings_rank_a_strong_bot_above_random_in_a_rigged_match():
+    s = run_tournament(TOY, [3, 4], [RAISE, "random"], games=120, seed=3).summary
+    strong, weak = s["agents"][RAISE], s["agents"]["random"]
+    assert strong["rating_ordinal"] > weak["rating_ordinal"]
+    assert strong["rating_mu"] > weak["rating_mu"]
+    assert strong["win_rate_ci"][0] > weak["win_rate_ci"][1]
+    assert strong["mean_rank_ci"][1] < weak["mean_rank_ci"][0]
+    assert strong["score_share"] > weak["score_share"]
+    assert s["head_to_head"]["rows_beat_columns"][0][1] > 0.5 > s["head_to_head"]["rows_beat_columns"][1][0]
+
+
+def test_summary_of_a_hand_made_game():
+    rec = GameRecord(3, 0, 0, [0, 1, 1], ranks=[1.0, 2.5, 2.5], scores=[6.0, 2.0, 2.0], rewards=[1, -0.5, -0.5],
+                     decisions=6)
+    s = summarize([rec], ["a", "b"])
+    assert s["agents"]["a"]["win_rate"] == 1.0 and s["agents"]["b"]["win_rate"] == 0.0
+    assert s["agents"]["a"]["score_share"] == pytest.approx(0.6)
+    assert s["agents"]["b"]["mean_rank"] == 2.5
+    assert s["head_to_head"]["rows_beat_columns"] == [[None, 1.0], [0.0, None]]
+    assert s["head_to_head"]["pairs"] == [[0, 2], [2, 0]]
+
+
+def test_outputs_are_written_as_json_markdown_and_png(tmp_path):
+    result = run_tournament(TOY, [3], [RAISE, "random"], games=12, seed=0)
+    paths = write_outputs(result, tmp_path / "out", command="python -m benchmarks.tournament ...")
+    data = json.loads(paths["json"].read_text())
+    assert data["summary"]["games"] == 12 and len(data["records"]) == 12
+    assert set(data["summary"]["agents"]) == {RAISE, "random"}
+    md = paths["markdown"].read_text()
+    assert "| agent |" in md and "win rate [95% Wilson]" in md and "Head-to-head" in md
+    assert paths["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = render_text(result)
+    assert "OpenSkill mu" in text and "random" in text
+
+
+def test_workers_give_the_same_results_as_one_worker():
+    one = run_tournament(TOY, [3, 4], ["random", RAISE, "random"], games=40, seed=11, workers=1)
+    two = run_tournament(TOY, [3, 4], ["random", RAISE, "random"], games=40, seed=11, workers=2)
+    assert one.records == two.records
+    assert one.summary == two.summary
