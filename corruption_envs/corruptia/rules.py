@@ -1,0 +1,573 @@
+"""The rules of Corruptia (seed 001 and the Corruptia rulings) as a `Rules` subclass.
+
+A turn: the People's Die is rolled; the proposer picks a bill from hand, a cell, then three workers one
+at a time (each choice masked so the proposal can still be completed); negotiation (blackmail and binding
+vote offers, in seat order from the proposer until everyone has passed in a row); the vote, cast one
+seat at a time from the proposer and kept secret until all have voted; resolution, offers paid, public
+opinion; then the absent players' optional swaps in turn order.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core import Option, Rules
+from .codec import CRONY_WORKER, Codec
+from .geometry import grid_for
+from .observer import Observer
+from .render import render_state
+from .scoring import department_values, player_score
+from .state import (
+    ABSENT, BILL, CELL, CRONY, DISCARD, NEGOTIATE, NO, OVER, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE,
+    VOTE_NAMES, WORKER, YES, ITEM_NAMES, CorruptiaState,
+)
+from .tables import (
+    CARDS_REMOVED, CRONIES_EACH, DEAL_PER_ROUND, DEPARTMENTS, DEPT, DIE_FACES, DISCARD_PER_ROUND,
+    INCOME, NEED, NUM_CARDS, NUM_ROUNDS, OFFICIALS_PER_START_BILL, REVOLUTION, START_HAND,
+    TRIANGLE_SIZE, WORKERS_PER_BILL, card_label,
+)
+
+# Board feature channels (see observer.py).
+CH_DEPT, CH_INCOME, CH_OFFICIALS, CH_CRONIES, CH_INTERVIEW, CH_PROPOSED = 0, 5, 8, 9, 10, 11
+BOARD_CHANNELS = 12
+OFFICIALS_SCALE = 18.0
+CRONIES_SCALE = 15.0
+
+# Results of the last vote, for the public record.
+NO_RESULT, APPROVED, REJECTED, APPROVED_BY_COIN, REJECTED_BY_COIN = range(5)
+
+
+def deficit(need: list[int] | tuple, a1: int, a2: int, a3: int) -> int:
+    """Jobs that matching officials cannot fill, so Cronies must."""
+    return max(0, need[1] - a1) + max(0, need[2] - a2) + max(0, need[3] - a3)
+
+
+class CorruptiaRules(Rules):
+    name = "corruptia"
+    version = 0
+    min_players = 3
+    max_players = 5
+    default_players = 4
+    options = {
+        "vote_offers": Option(
+            True,
+            "binding vote offers in negotiation (rulings): 'a Crony / a Token if you vote YES / NO'; "
+            "False keeps only blackmail",
+            choices=(True, False),
+        ),
+    }
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        super().__init__(config)
+        self.grid = grid_for(self.num_players)
+        self.codec = Codec(self.grid)
+        self.num_actions = self.codec.num_actions
+        self.neighbours = self.grid.neighbours
+        self.observer = Observer(self)
+        self.observation_layout = self.observer.layout
+
+    # --- setup ----------------------------------------------------------------------------------
+    def new_game(self, rng: np.random.Generator) -> CorruptiaState:
+        n = self.num_players
+        s = object.__new__(CorruptiaState)
+        s.rng = rng
+        s.events = [] if self.config["record_events"] else None
+        s.n = n
+        cards = rng.permutation(NUM_CARDS).tolist()
+        removed = CARDS_REMOVED[n]
+        s.box = cards[:removed]  # setup 1: removed unseen
+        s.deck = cards[removed:]  # the top of the pile is the end of the list
+        s.returned = set()
+        # Setup 2: each card of the triangle is replaced by the next card of the pile until its
+        # department and income differ from the ones already placed. The replaced cards are shuffled
+        # back into the pile (ours: the deck is used up exactly by the end of the game).
+        triangle: list[int] = []
+        replaced: list[int] = []
+        while len(triangle) < TRIANGLE_SIZE:
+            c = s.deck.pop()
+            if all(DEPT[c] != DEPT[t] and INCOME[c] != INCOME[t] for t in triangle):
+                triangle.append(c)
+            else:
+                replaced.append(c)
+        if replaced:
+            s.deck.extend(replaced)
+            rng.shuffle(s.deck)
+            s.returned.update(replaced)
+        size = self.grid.size
+        s.cell_card = [-1] * size
+        s.officials = [0] * size
+        s.cronies = [0] * size
+        s.placed = []
+        s.board = np.zeros((size, BOARD_CHANNELS), np.float32)
+        for cell, card in zip(self.grid.triangle, triangle):
+            s.officials[cell] = OFFICIALS_PER_START_BILL  # setup 3
+            self._place(s, cell, card)
+        s.values = department_values(s.cell_card, self._workers(s), s.placed, self.neighbours)
+        s.hands = [[s.deck.pop() for _ in range(START_HAND)] for _ in range(n)]  # setup 8
+        s.discard = [s.deck.pop() for _ in range(n)]  # setup 9
+        s.known = [set() for _ in range(n)]
+        s.held = [[p != q for q in range(n)] for p in range(n)]  # setup 5
+        s.reserve = [CRONIES_EACH] * n  # setup 6
+        s.tokens = [0] * n  # rulings: tokens start at 0
+        s.president = int(rng.integers(n))  # setup 10: the "most impressive pituto", by chance
+        s.round = 0
+        s.turn = 0
+        s.played = [0] * n
+        s.last_votes = [-1] * n
+        s.last_result = NO_RESULT
+        s.absent_queue = []
+        s.given = -1
+        if s.events is not None:
+            names = ", ".join(card_label(c) for c in triangle)
+            s.events.append((-1, f"setup: the starting triangle is {names}"))
+            s.events.append((-1, f"setup: the discard zone shows {self._cards(s.discard)}"))
+            for p in range(n):
+                s.events.append((p, f"you are dealt {self._cards(s.hands[p])}"))
+            s.events.append((-1, f"player_{s.president} holds the Presidential Token"))
+        self._start_round(s)
+        return s
+
+    def _place(self, s: CorruptiaState, cell: int, card: int) -> None:
+        s.cell_card[cell] = card
+        s.placed.append(cell)
+        row = s.board[cell]
+        row[CH_DEPT + DEPT[card]] = 1.0
+        row[CH_INCOME + INCOME[card] - 1] = 1.0
+        row[CH_OFFICIALS] = s.officials[cell] / OFFICIALS_SCALE
+        row[CH_CRONIES] = s.cronies[cell] / CRONIES_SCALE
+
+    def _workers(self, s: CorruptiaState) -> list[int]:
+        return [a + b for a, b in zip(s.officials, s.cronies)]
+
+    @staticmethod
+    def _cards(cards: list[int]) -> str:
+        return "; ".join(card_label(c) for c in cards) or "nothing"
+
+    def _start_round(self, s: CorruptiaState) -> None:
+        n = s.n
+        for k in range(n):  # the President deals two to everyone, themselves included
+            p = (s.president + k) % n
+            dealt = [s.deck.pop() for _ in range(DEAL_PER_ROUND)]
+            s.hands[p].extend(dealt)
+            if s.events is not None:
+                s.events.append((p, f"round {s.round + 1}: you are dealt {self._cards(dealt)}"))
+        shown = [s.deck.pop() for _ in range(DISCARD_PER_ROUND)]
+        s.discard.extend(shown)
+        if s.events is not None:
+            s.events.append((-1, f"round {s.round + 1} begins; player_{s.president} is President; "
+                                 f"revealed to the discard zone: {self._cards(shown)}"))
+        self._start_turn(s)
+
+    def _start_turn(self, s: CorruptiaState) -> None:
+        n = s.n
+        p = s.proposer
+        s.die = int(s.rng.integers(DIE_FACES))  # phase 1
+        s.bill = s.cell = -1
+        s.need = [0, 0, 0, 0]
+        s.pending = {}
+        s.pending_cronies = 0
+        s.workers = 0
+        s.passes = 0
+        s.blackmail = [None] * n
+        s.offers = []
+        s.offered = [[False] * n for _ in range(n)]
+        s.votes = [-1] * n
+        s.absent_queue = []
+        s.given = -1
+        s.actor = p
+        s.candidates = self._candidates(s)
+        if s.events is not None:
+            face = "R (revolution)" if s.die == REVOLUTION else DEPARTMENTS[s.die]
+            s.events.append((-1, f"player_{p}'s turn: the People's Die shows {face}"))
+        reserve = s.reserve[p]
+        if any(self._bill_fits(s, c, reserve) for c in s.hands[p]):
+            s.phase = BILL
+        else:  # rulings: no legal proposal -> discard a hand card, no vote this turn
+            s.phase = DISCARD
+
+    def _candidates(self, s: CorruptiaState) -> tuple:
+        """(cell, officials of income 1, 2, 3 on its neighbours) for every empty cell next to a bill."""
+        nb = self.neighbours
+        cell_card, officials = s.cell_card, s.officials
+        seen = set()
+        out = []
+        for i in s.placed:
+            for j in nb[i]:
+                if j < 0 or cell_card[j] >= 0 or j in seen:
+                    continue
+                seen.add(j)
+                avail = [0, 0, 0, 0]
+                for k in nb[j]:
+                    if k >= 0 and cell_card[k] >= 0:
+                        avail[INCOME[cell_card[k]]] += officials[k]
+                out.append((j, avail[1], avail[2], avail[3]))
+        return tuple(out)
+
+    def _bill_fits(self, s: CorruptiaState, card: int, cronies: int) -> bool:
+        need = NEED[card]
+        for _, a1, a2, a3 in s.candidates:
+            if deficit(need, a1, a2, a3) <= cronies:
+                return True
+        return False
+
+    # --- the game -------------------------------------------------------------------------------
+    def current_player(self, s: CorruptiaState) -> int:
+        return -1 if s.phase == OVER else s.actor
+
+    def legal_mask(self, s: CorruptiaState) -> np.ndarray:
+        m = np.zeros(self.num_actions, np.int8)
+        cd = self.codec
+        p = s.actor
+        phase = s.phase
+        if phase == BILL:
+            reserve = s.reserve[p]
+            fits: dict = {}
+            for c in s.hands[p]:
+                need = NEED[c]
+                ok = fits.get(need)
+                if ok is None:
+                    ok = fits[need] = self._bill_fits(s, c, reserve)
+                if ok:
+                    m[c] = 1
+        elif phase == CELL:
+            need, reserve = NEED[s.bill], s.reserve[p]
+            for cell, a1, a2, a3 in s.candidates:
+                if deficit(need, a1, a2, a3) <= reserve:
+                    m[cd.cell0 + cell] = 1
+        elif phase == WORKER:
+            need, cell_card, officials, pending = s.need, s.cell_card, s.officials, s.pending
+            for d, j in enumerate(self.neighbours[s.cell]):
+                if j >= 0 and cell_card[j] >= 0 and need[INCOME[cell_card[j]]] > 0 \
+                        and officials[j] > pending.get(j, 0):
+                    m[cd.worker0 + d] = 1
+            if s.reserve[p] > 0:
+                m[cd.worker0 + CRONY_WORKER] = 1
+        elif phase == NEGOTIATE:
+            m[cd.pass_action] = 1
+            for a in self._negotiation_moves(s, p):
+                m[a] = 1
+        elif phase == VOTE:
+            m[cd.vote0 + YES] = m[cd.vote0 + NO] = 1
+            if s.tokens[p] > 0:  # only those with Citizen Support Tokens can be absent
+                m[cd.vote0 + ABSENT] = 1
+        elif phase == SWAP_GIVE:
+            m[s.hands[p]] = 1
+            m[cd.keep_hand] = 1
+        elif phase == SWAP_TAKE:
+            m[s.discard] = 1
+            m[s.given] = 0  # "draw another": not the card just given up
+        elif phase == DISCARD:
+            m[s.hands[p]] = 1
+        return m
+
+    def _negotiation_moves(self, s: CorruptiaState, p: int) -> list[int]:
+        """p's legal blackmails and offers (passing is always legal)."""
+        cd, n = self.codec, s.n
+        moves = []
+        held, tokens, blackmail = s.held[p], s.tokens, s.blackmail
+        for k in range(1, n):
+            t = (p + k) % n
+            # one blackmail per target per turn; none on a player without tokens
+            if held[t] and tokens[t] > 0 and blackmail[t] is None:
+                moves.append(cd.blackmail(k, YES))
+                moves.append(cd.blackmail(k, NO))
+        if self.config["vote_offers"]:
+            promised = [0, 0]
+            for f, _, item, _ in s.offers:
+                if f == p:
+                    promised[item] += 1
+            spare = (s.reserve[p] - promised[CRONY], tokens[p] - promised[TOKEN])
+            offered = s.offered[p]
+            for k in range(1, n):
+                if offered[(p + k) % n]:
+                    continue
+                for item in (CRONY, TOKEN):
+                    if spare[item] > 0:
+                        moves.append(cd.offer(k, item, YES))
+                        moves.append(cd.offer(k, item, NO))
+        return moves
+
+    def apply(self, s: CorruptiaState, action: int) -> None:
+        phase, p, cd = s.phase, s.actor, self.codec
+        if phase == BILL:
+            s.bill = action
+            s.hands[p].remove(action)
+            s.known[p].discard(action)
+            s.played[p] += 1
+            s.need = list(NEED[action])
+            s.phase = CELL
+            if s.events is not None:
+                s.events.append((-1, f"player_{p} proposes {card_label(action)}"))
+        elif phase == CELL:
+            s.cell = action - cd.cell0
+            s.board[s.cell, CH_PROPOSED] = 1.0
+            s.phase = WORKER
+            if s.events is not None:
+                r, c = self.grid.coords[s.cell]
+                s.events.append((-1, f"player_{p} places it at cell ({r}, {c})"))
+        elif phase == WORKER:
+            self._take_worker(s, p, action - cd.worker0)
+        elif phase == NEGOTIATE:
+            self._negotiate(s, p, action)
+        elif phase == VOTE:
+            s.votes[p] = action - cd.vote0
+            if s.events is not None:
+                s.events.append((-1, f"player_{p} has voted"))
+                s.events.append((p, f"you vote {VOTE_NAMES[s.votes[p]]}"))
+            s.actor = (p + 1) % s.n
+            if s.actor == s.proposer:
+                self._resolve(s)
+        elif phase == SWAP_GIVE:
+            if action == cd.keep_hand:
+                if s.events is not None:
+                    s.events.append((-1, f"player_{p} keeps their hand"))
+                self._next_swap(s)
+            else:
+                s.hands[p].remove(action)
+                s.known[p].discard(action)
+                s.discard.append(action)
+                s.given = action
+                s.phase = SWAP_TAKE
+                if s.events is not None:
+                    s.events.append((-1, f"player_{p} discards {card_label(action)} face up"))
+        elif phase == SWAP_TAKE:
+            s.discard.remove(action)
+            s.hands[p].append(action)
+            s.known[p].add(action)  # taken from the face-up zone: everyone knows it is in p's hand
+            if s.events is not None:
+                s.events.append((-1, f"player_{p} takes {card_label(action)} from the discard zone"))
+            self._next_swap(s)
+        elif phase == DISCARD:
+            s.hands[p].remove(action)
+            s.known[p].discard(action)
+            s.discard.append(action)
+            s.played[p] += 1
+            if s.events is not None:
+                s.events.append((-1, f"player_{p} cannot staff any bill and discards "
+                                     f"{card_label(action)}"))
+            self._end_turn(s)
+        else:
+            raise ValueError("the game is over")
+
+    def _take_worker(self, s: CorruptiaState, p: int, w: int) -> None:
+        need = s.need
+        nb = self.neighbours[s.cell]
+        if w == CRONY_WORKER:
+            s.reserve[p] -= 1
+            s.pending_cronies += 1
+            # a Crony is wild: it takes the job that matching officials are shortest of
+            avail = [0, 0, 0, 0]
+            for j in nb:
+                if j >= 0 and s.cell_card[j] >= 0:
+                    avail[INCOME[s.cell_card[j]]] += s.officials[j] - s.pending.get(j, 0)
+            best = max((i for i in (1, 2, 3) if need[i] > 0), key=lambda i: need[i] - avail[i])
+            need[best] -= 1
+            text = "a Crony"
+        else:
+            j = nb[w]
+            s.pending[j] = s.pending.get(j, 0) + 1
+            s.board[j, CH_INTERVIEW] += 1.0 / WORKERS_PER_BILL
+            need[INCOME[s.cell_card[j]]] -= 1
+            r, c = self.grid.coords[j]
+            text = f"a ${INCOME[s.cell_card[j]]} Public Official from ({r}, {c})"
+        s.workers += 1
+        if s.events is not None:
+            s.events.append((-1, f"player_{p} proposes {text} as a worker"))
+        if s.workers == WORKERS_PER_BILL:
+            s.phase = NEGOTIATE
+            s.actor = p
+            s.passes = 0
+            self._skip_forced_passes(s)
+
+    def _negotiate(self, s: CorruptiaState, p: int, action: int) -> None:
+        kind, *args = self.codec.decode(action)
+        if kind == "pass":
+            s.passes += 1
+            if s.events is not None:
+                s.events.append((-1, f"player_{p} passes"))
+        elif kind == "blackmail":
+            k, demand = args
+            t = (p + k) % s.n
+            s.held[p][t] = False  # a used card leaves the game whatever happens
+            s.blackmail[t] = (p, demand)
+            s.passes = 0
+            if s.events is not None:
+                s.events.append((-1, f"player_{p} blackmails player_{t}: vote {VOTE_NAMES[demand]}"))
+        else:
+            k, item, vote = args
+            t = (p + k) % s.n
+            s.offers.append((p, t, item, vote))
+            s.offered[p][t] = True
+            s.passes = 0
+            if s.events is not None:
+                s.events.append((-1, f"player_{p} offers player_{t} a {ITEM_NAMES[item]} "
+                                     f"to vote {VOTE_NAMES[vote]}"))
+        if s.passes >= s.n:
+            self._start_vote(s)
+            return
+        s.actor = (p + 1) % s.n
+        self._skip_forced_passes(s)
+
+    def _skip_forced_passes(self, s: CorruptiaState) -> None:
+        """A player whose only move is to pass passes without being asked."""
+        while not self._negotiation_moves(s, s.actor):
+            s.passes += 1
+            if s.passes >= s.n:
+                self._start_vote(s)
+                return
+            s.actor = (s.actor + 1) % s.n
+
+    def _start_vote(self, s: CorruptiaState) -> None:
+        s.phase = VOTE
+        s.actor = s.proposer
+
+    def _resolve(self, s: CorruptiaState) -> None:
+        n, p, votes = s.n, s.proposer, s.votes
+        yes = votes.count(YES)
+        no = votes.count(NO)
+        if yes != no:
+            approved = yes > no
+            s.last_result = APPROVED if approved else REJECTED
+        else:  # tie: the President tosses the token (the env's seeded coin)
+            approved = bool(s.rng.integers(2))
+            s.last_result = APPROVED_BY_COIN if approved else REJECTED_BY_COIN
+        s.last_votes = votes[:]
+        board = s.board
+        for j, k in s.pending.items():
+            board[j, CH_INTERVIEW] = 0.0
+        board[s.cell, CH_PROPOSED] = 0.0
+        if approved:
+            moved = 0
+            for j, k in s.pending.items():
+                s.officials[j] -= k
+                moved += k
+                board[j, CH_OFFICIALS] = s.officials[j] / OFFICIALS_SCALE
+            s.officials[s.cell] += moved
+            s.cronies[s.cell] += s.pending_cronies  # fixed there for the rest of the game
+            self._place(s, s.cell, s.bill)
+            s.values = department_values(s.cell_card, self._workers(s), s.placed, self.neighbours)
+        else:
+            s.discard.append(s.bill)
+            s.reserve[p] += s.pending_cronies
+        if s.events is not None:
+            tally = ", ".join(f"player_{q} {VOTE_NAMES[v]}" for q, v in enumerate(votes))
+            how = " by the toss of the Presidential Token" if yes == no else ""
+            s.events.append((-1, f"votes: {tally}; the bill is {'approved' if approved else 'rejected'}"
+                                 f"{how}"))
+        # binding offers are paid to those who voted as asked
+        for f, t, item, vote in s.offers:
+            if votes[t] == vote:
+                stock = s.reserve if item == CRONY else s.tokens
+                stock[f] -= 1
+                stock[t] += 1
+                if s.events is not None:
+                    s.events.append((-1, f"player_{f} pays player_{t} a {ITEM_NAMES[item]}"))
+        # phase 5: public opinion
+        dept = DEPT[s.bill]
+        for q in range(n):
+            v = votes[q]
+            change = 0
+            if (v == YES and s.die == dept) or (v == NO and s.die == REVOLUTION):
+                change += 1
+            if v == ABSENT:
+                change -= 1
+            bm = s.blackmail[q]
+            if bm is not None and v != bm[1]:
+                change -= 1  # public opinion learns of the compromising situation
+            if change:
+                s.tokens[q] = max(0, s.tokens[q] + change)
+                if s.events is not None:
+                    s.events.append((-1, f"public opinion: player_{q} {change:+d} token(s)"))
+        s.absent_queue = [(p + k) % n for k in range(n) if votes[(p + k) % n] == ABSENT]
+        self._next_swap(s)
+
+    def _next_swap(self, s: CorruptiaState) -> None:
+        """Absent players may swap a hand card with the discard zone, in turn order."""
+        s.given = -1
+        if s.absent_queue:
+            s.actor = s.absent_queue.pop(0)
+            s.phase = SWAP_GIVE
+        else:
+            self._end_turn(s)
+
+    def _end_turn(self, s: CorruptiaState) -> None:
+        s.turn += 1
+        if s.turn < s.n:
+            self._start_turn(s)
+            return
+        s.turn = 0
+        s.round += 1
+        if s.round == NUM_ROUNDS:
+            s.phase = OVER
+            s.actor = -1
+            if s.events is not None:
+                s.events.append((-1, f"the game ends; scores {self.scores(s)}"))
+            return
+        s.president = (s.president + 1) % s.n  # the token passes left
+        self._start_round(s)
+
+    # --- the end ----------------------------------------------------------------------------------
+    def scores(self, s: CorruptiaState) -> list[int]:
+        return [player_score(s.hands[p], s.values, s.tokens[p], s.reserve[p]) for p in range(s.n)]
+
+    def final_keys(self, s: CorruptiaState) -> list[tuple]:
+        # most points, then most Citizen Support, then shared (rulings)
+        return [(score, s.tokens[p]) for p, score in enumerate(self.scores(s))]
+
+    def copy_state(self, s: CorruptiaState) -> CorruptiaState:
+        return s.copy()
+
+    # --- information ------------------------------------------------------------------------------
+    def observe(self, s: CorruptiaState, player: int) -> np.ndarray:
+        return self.observer.observe(s, player)
+
+    def resample_hidden(
+        self, s: CorruptiaState, player: int, rng: np.random.Generator
+    ) -> CorruptiaState:
+        """Redraw the opponents' unknown hand cards, the pile, the box and the earlier secret votes."""
+        new = s.copy()
+        new.rng = rng
+        n = s.n
+        pool = s.deck + s.box
+        for q in range(n):
+            if q != player:
+                pool.extend(c for c in s.hands[q] if c not in s.known[q])
+        # cards seen at setup and shuffled back are known not to be in the box
+        free = [c for c in pool if c not in s.returned]
+        bound = [c for c in pool if c in s.returned]
+        rng.shuffle(free)
+        k = len(s.box)
+        new.box = free[:k]
+        rest = free[k:] + bound
+        rng.shuffle(rest)
+        for q in range(n):
+            if q != player:
+                kept = [c for c in s.hands[q] if c in s.known[q]]
+                draw = len(s.hands[q]) - len(kept)
+                new.hands[q] = kept + rest[len(rest) - draw:] if draw else kept
+                if draw:
+                    del rest[len(rest) - draw:]
+        new.deck = rest
+        if s.phase == VOTE:  # votes cast so far are secret
+            for q in range(n):
+                if q != player and s.votes[q] >= 0:
+                    choices = 3 if s.tokens[q] > 0 else 2
+                    new.votes[q] = int(rng.integers(choices))
+        return new
+
+    def action_name(self, action: int, state: CorruptiaState | None = None) -> str:
+        name = self.codec.name(action)
+        if state is None or state.phase == OVER:
+            return name
+        kind, *args = self.codec.decode(action)
+        if kind in ("blackmail", "offer"):
+            name += f" (player_{(state.actor + args[0]) % state.n})"
+        elif kind == "worker" and args[0] != CRONY_WORKER and state.cell >= 0:
+            j = self.neighbours[state.cell][args[0]]
+            if j >= 0 and state.cell_card[j] >= 0:
+                name += f" ({card_label(state.cell_card[j])})"
+        return name
+
+    def render(self, s: CorruptiaState, player: int | None = None) -> str:
+        return render_state(self, s, player)
