@@ -1,0 +1,110 @@
+"""The gate's paired tests decide correctly on synthetic data and on rigged toy policies."""
+import numpy as np
+import pytest
+
+from benchmarks import gate
+from benchmarks.stats import paired_t_test
+from benchmarks.tournament import GameRecord
+from tests.benchmarks.toy_agents import CHECK, RAISE, TOY, toy_policy
+
+CHECKER = "tests.benchmarks.toy_agents:CheckAgent"
+
+
+def synthetic_records(n: int, deals: int, tested_points: np.ndarray) -> list[GameRecord]:
+    """Games where the tested bot (agent 0, rotated over the seats) gets rank 1 with the given
+    probability per game and last place otherwise; the other seats share the remaining places."""
+    recs = []
+    rng = np.random.default_rng(0)
+    for d in range(deals):
+        for r in range(n):
+            lineup = [1] * n
+            lineup[r] = 0
+            first = rng.random() < tested_points[d]
+            places = iter(range(2, n + 1) if first else range(1, n))
+            ranks = [(1.0 if first else float(n)) if s == r else float(next(places)) for s in range(n)]
+            recs.append(GameRecord(n, d, r, lineup, ranks, [0.0] * n, [0.0] * n, 1))
+    return recs
+
+
+def test_advantage_is_zero_for_a_bot_as_strong_as_the_field_and_positive_for_a_winner():
+    n = 4
+    strong = gate.advantage_differences(synthetic_records(n, 50, np.full(50, 0.9)), n)
+    even = gate.advantage_differences(synthetic_records(n, 50, np.full(50, 0.25)), n)
+    assert paired_t_test(strong).p_greater < 0.01 and paired_t_test(strong).mean > 0
+    assert paired_t_test(even).p_greater > 0.01
+
+
+def test_advantage_is_own_points_minus_the_other_seats_mean_points():
+    n = 3
+    diffs = gate.advantage_differences(synthetic_records(n, 5, np.ones(5)), n)
+    assert diffs == pytest.approx([0.75] * 5)  # 1 point vs the others' mean (0.5 + 0) / 2
+
+
+def test_paired_differences_detect_a_weaker_candidate_and_need_the_same_deals():
+    n = 4
+    champ = synthetic_records(n, 60, np.full(60, 0.6))
+    weak = synthetic_records(n, 60, np.full(60, 0.2))
+    test = paired_t_test(gate.paired_differences(weak, champ))
+    assert test.mean < 0 and test.p_less < 0.05
+    same = paired_t_test(gate.paired_differences(champ, champ))
+    assert same.mean == 0 and same.p_less >= 0.05
+    with pytest.raises(ValueError, match="same deals"):
+        gate.paired_differences(champ, synthetic_records(n, 10, np.full(10, 0.5)))
+
+
+def test_seat_jobs_put_the_tested_bot_once_in_every_seat_of_every_deal():
+    jobs = gate.seat_jobs(4, deals=3, seed=1)
+    assert len(jobs) == 12
+    for d in range(3):
+        seats = sorted(j.lineup.index(0) for j in jobs if j.deal == d)
+        assert seats == [0, 1, 2, 3] and all(sorted(j.lineup) == [0, 1, 1, 1] for j in jobs)
+
+
+@pytest.fixture
+def policies(tmp_path):
+    folder = tmp_path / "policies"
+    toy_policy(folder / TOY / "champion.npz", RAISE)
+    return folder
+
+
+def test_champion_that_beats_the_baselines_passes(policies):
+    checks = gate.check_champion(TOY, policies, deals=30, alpha=0.01, seed=5, workers=1, players=3,
+                                 baselines=("random", CHECKER))
+    assert [c.status for c in checks] == ["PASS", "PASS"], [c.line() for c in checks]
+
+
+def test_champion_no_better_than_a_baseline_fails(tmp_path):
+    folder = tmp_path / "policies"
+    toy_policy(folder / TOY / "champion.npz", CHECK)
+    checks = gate.check_champion(TOY, folder, deals=30, alpha=0.01, seed=5, workers=1, players=3,
+                                 baselines=(CHECKER,))
+    assert checks[0].status == "FAIL" and "p(>0)" in checks[0].detail
+
+
+def test_missing_champion_is_reported_and_does_not_fail(tmp_path, capsys):
+    code = gate.main(["--games", TOY, "--policies", str(tmp_path), "--deals", "5", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 0 and "NO CHAMPION" in out and "not gated" in out
+
+
+def test_champion_file_that_does_not_load_fails_the_gate(tmp_path, capsys):
+    (tmp_path / TOY).mkdir()
+    (tmp_path / TOY / "champion.npz").write_bytes(b"not a policy")
+    code = gate.main(["--games", TOY, "--policies", str(tmp_path), "--deals", "5", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 2 and "ERROR" in out and "PolicyFileError" in out
+
+
+def test_weaker_candidate_exits_non_zero_with_the_evidence(policies, tmp_path, capsys):
+    weak = toy_policy(tmp_path / "weak.npz", CHECK)
+    code = gate.main(["--games", TOY, "--policies", str(policies), "--candidate", str(weak), "--field",
+                      "random", "--deals", "30", "--workers", "1", "--players", "3"])
+    out = capsys.readouterr().out
+    assert code == 1 and "significantly weaker" in out and "t=" in out
+
+
+def test_candidate_equal_to_the_champion_passes(policies, tmp_path, capsys):
+    same = toy_policy(tmp_path / "same.npz", RAISE)
+    code = gate.main(["--games", TOY, "--policies", str(policies), "--candidate", str(same), "--field",
+                      "random", "--deals", "10", "--workers", "1", "--players", "3"])
+    assert code == 0 and "no significant difference" in capsys.readouterr().out
