@@ -1,0 +1,141 @@
+"""What happens during learning: pool snapshots, periodic evaluation, metrics, checkpoints, progress."""
+from __future__ import annotations
+
+import csv
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from stable_baselines3.common.callbacks import BaseCallback
+from tqdm import tqdm
+
+from .evaluate import Result, evaluate
+from .pool import OpponentPool
+
+METRIC_FIELDS = [
+    "timesteps", "wall_seconds", "learner_steps_per_s", "train_win_rate", "episodes", "pool_size",
+    "baseline", "num_players", "games", "win_rate", "ci_low", "ci_high",
+]
+
+
+class SelfPlayCallback(BaseCallback):
+    """Every `snapshot_every` steps a frozen copy joins the pool; every `eval.every` steps a seeded
+    evaluation against each baseline is logged (metrics.csv, TensorBoard, progress bar)."""
+
+    def __init__(
+        self,
+        config: dict[str, Any],
+        out: Path,
+        pool: OpponentPool,
+        export: Callable[[], Any],
+        total: int,
+        progress: bool = True,
+    ) -> None:
+        super().__init__()
+        self.config, self.out, self.pool, self.export = config, out, pool, export
+        self.total = total
+        self.progress = progress
+        self.start_time = time.monotonic()
+        self.start_steps = 0
+        self.next_snapshot = self.next_eval = self.next_checkpoint = 0
+        self.recent_wins: list[float] = []
+        self.episodes = 0
+        self.latest: dict[str, Result] = {}
+        self.bar: tqdm | None = None
+        self.stop_reason = ""
+
+    # --- sb3 hooks ---------------------------------------------------------------------------------
+    def _on_training_start(self) -> None:
+        n = self.num_timesteps
+        self.start_steps = n
+        run, pool, ev = self.config["run"], self.config["pool"], self.config["eval"]
+        self.next_snapshot = (n // pool["snapshot_every"] + 1) * pool["snapshot_every"]
+        self.next_eval = (n // ev["every"] + 1) * ev["every"]
+        self.next_checkpoint = (n // run["checkpoint_every"] + 1) * run["checkpoint_every"]
+        if self.progress:
+            self.bar = tqdm(total=self.total, initial=n, unit="step", dynamic_ncols=True, smoothing=0.05)
+
+    def _on_step(self) -> bool:
+        for info in self.locals.get("infos", ()):
+            if "win" in info:
+                self.episodes += 1
+                self.recent_wins.append(info["win"])
+        del self.recent_wins[:-500]
+        n = self.num_timesteps
+        if self.bar is not None:  # sb3 rounds the run up to whole rollouts: clamp the bar
+            self.bar.update(min(n, self.total) - self.bar.n)
+        if n >= self.next_snapshot:
+            self.next_snapshot += self.config["pool"]["snapshot_every"]
+            self.pool.add(self.export(), n)
+        if n >= self.next_eval:
+            self.next_eval += self.config["eval"]["every"]
+            self.run_evaluation()
+        if n >= self.next_checkpoint:
+            self.next_checkpoint += self.config["run"]["checkpoint_every"]
+            self.save_checkpoint()
+        limit = self.config["run"]["time_limit_minutes"]
+        if limit and time.monotonic() - self.start_time > 60 * limit:
+            self.stop_reason = f"time limit of {limit} min reached at {n} steps"
+            return False
+        return True
+
+    def _on_training_end(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    # --- the work ------------------------------------------------------------------------------------
+    @property
+    def steps_per_second(self) -> float:
+        elapsed = time.monotonic() - self.start_time
+        return (self.num_timesteps - self.start_steps) / elapsed if elapsed > 0 else 0.0
+
+    @property
+    def train_win_rate(self) -> float:
+        return sum(self.recent_wins) / len(self.recent_wins) if self.recent_wins else float("nan")
+
+    def run_evaluation(self, games: int | None = None) -> list[Result]:
+        ev = self.config["eval"]
+        policy = self.export()
+        results = [
+            evaluate(policy, self.config["game"], b, games or ev["games"], ev["num_players"], ev["seed"],
+                     self.config["env"])
+            for b in ev["baselines"]
+        ]
+        self.log_results(results)
+        return results
+
+    def log_results(self, results: list[Result]) -> None:
+        path = self.out / "metrics.csv"
+        new = not path.exists()
+        sps, twr = self.steps_per_second, self.train_win_rate
+        with open(path, "a", newline="") as f:
+            w = csv.DictWriter(f, METRIC_FIELDS)
+            if new:
+                w.writeheader()
+            for r in results:
+                w.writerow({
+                    "timesteps": self.num_timesteps,
+                    "wall_seconds": round(time.monotonic() - self.start_time, 1),
+                    "learner_steps_per_s": round(sps, 1), "train_win_rate": round(twr, 4),
+                    "episodes": self.episodes, "pool_size": len(self.pool.snapshots),
+                    **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.as_dict().items()},
+                })
+                self.latest[r.baseline] = r
+                lo, hi = r.interval
+                self.logger.record(f"eval/win_rate_vs_{r.baseline}", r.rate)
+                self.logger.record(f"eval/ci_low_vs_{r.baseline}", lo)
+                self.logger.record(f"eval/ci_high_vs_{r.baseline}", hi)
+        self.logger.record("train/learner_steps_per_s", sps)
+        self.logger.record("train/win_rate_in_pool_games", twr)
+        self.logger.record("train/pool_size", len(self.pool.snapshots))
+        self.logger.dump(self.num_timesteps)
+        if self.bar is not None:
+            post = {f"vs_{b}": f"{r.rate:.2f}" for b, r in self.latest.items()}
+            self.bar.set_postfix({"steps/s": f"{sps:.0f}", "train_win": f"{twr:.2f}", **post})
+
+    def save_checkpoint(self) -> None:
+        folder = self.out / "checkpoints"
+        folder.mkdir(parents=True, exist_ok=True)
+        self.model.save(folder / "latest.zip")
+        self.pool.save(self.out / "pool")
+        (folder / "latest.txt").write_text(f"{self.num_timesteps}\n")

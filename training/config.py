@@ -1,0 +1,243 @@
+"""The training config: defaults, YAML loading, `--set key=value` overrides, and validation.
+
+Every key is declared here with its default and what it accepts, so an unknown key or a bad value
+fails at start with a message naming it (and what is allowed) instead of an hour into a run.
+The game's own options (`env:` section) are checked by the game itself (`Rules.make_config`).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+
+class ConfigError(ValueError):
+    """A training config key or value that is not allowed."""
+
+
+@dataclass(frozen=True)
+class Key:
+    default: Any
+    check: Callable[[Any], bool]
+    allowed: str
+
+
+def _int(lo: int, hi: int | None = None) -> Key:
+    def check(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= lo and (hi is None or v <= hi)
+
+    return Key(None, check, f"an integer >= {lo}" + (f" and <= {hi}" if hi is not None else ""))
+
+
+def _float(lo: float, hi: float, lo_open: bool = False) -> Key:
+    def check(v: Any) -> bool:
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return False
+        return (v > lo if lo_open else v >= lo) and v <= hi
+
+    return Key(None, check, f"a number in {'(' if lo_open else '['}{lo}, {hi}]")
+
+
+def _with(key: Key, default: Any) -> Key:
+    return Key(default, key.check, key.allowed)
+
+
+def _choice(default: Any, *choices: Any) -> Key:
+    return Key(default, lambda v: v in choices, f"one of {list(choices)}")
+
+
+def _int_list(default: list[int]) -> Key:
+    return Key(
+        default,
+        lambda v: isinstance(v, list) and len(v) > 0
+        and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v),
+        "a non-empty list of positive integers",
+    )
+
+
+def _players(v: Any) -> bool:
+    return (
+        isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+        and 1 <= v[0] <= v[1]
+    )
+
+
+def _mix(v: Any) -> bool:
+    return (
+        isinstance(v, dict) and set(v) <= {"self", "heuristic", "random"}
+        and all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 for x in v.values())
+        and sum(v.values()) > 0
+    )
+
+
+# section -> key -> Key; the `env` section is free-form and validated by the game.
+SCHEMA: dict[str, dict[str, Key]] = {
+    "run": {
+        "timesteps": _with(_int(1), 1_000_000),
+        "seed": _with(_int(0), 0),
+        "n_envs": _with(_int(1, 256), 8),
+        "torch_threads": _with(_int(1, 64), 1),
+        "players": Key([2, 4], _players, "[min, max] player counts within the game's range"),
+        "checkpoint_every": _with(_int(1), 100_000),
+        "time_limit_minutes": Key(
+            0, lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0,
+            "a number of minutes >= 0 (0 = no limit)",
+        ),
+    },
+    "ppo": {
+        "learning_rate": _with(_float(0, 1, lo_open=True), 3e-4),
+        "lr_final_fraction": _with(_float(0, 1), 1.0),
+        "n_steps": _with(_int(8), 256),
+        "batch_size": _with(_int(8), 512),
+        "n_epochs": _with(_int(1, 100), 4),
+        "gamma": _with(_float(0, 1), 0.995),
+        "gae_lambda": _with(_float(0, 1), 0.95),
+        "clip_range": _with(_float(0, 1, lo_open=True), 0.2),
+        "ent_coef": _with(_float(0, 1), 0.01),
+        "vf_coef": _with(_float(0, 10), 0.5),
+        "max_grad_norm": _with(_float(0, 100, lo_open=True), 0.5),
+        "net_arch": _int_list([128, 128]),
+        "activation": _choice("tanh", "tanh", "relu"),
+    },
+    "pool": {
+        "snapshot_every": _with(_int(1), 50_000),
+        "max_snapshots": _with(_int(1), 20),
+        "pfsp_power": _with(_float(0, 10), 2.0),
+        "mix": Key(
+            {"self": 0.6, "heuristic": 0.3, "random": 0.1}, _mix,
+            "a map from {self, heuristic, random} to non-negative weights, not all zero",
+        ),
+    },
+    "eval": {
+        "every": _with(_int(1), 50_000),
+        "games": _with(_int(1), 200),
+        "final_games": _with(_int(1), 1000),
+        "num_players": _with(_int(1), 4),
+        "seed": _with(_int(0), 12345),
+        "baselines": Key(
+            ["random", "heuristic"],
+            lambda v: isinstance(v, list) and len(v) > 0 and set(v) <= {"random", "heuristic"},
+            "a non-empty list drawn from ['random', 'heuristic']",
+        ),
+    },
+}
+TOP_LEVEL = ("game", "env", *SCHEMA)
+
+
+def defaults() -> dict[str, Any]:
+    config: dict[str, Any] = {"game": None, "env": {}}
+    for section, keys in SCHEMA.items():
+        config[section] = {k: copy.deepcopy(key.default) for k, key in keys.items()}
+    return config
+
+
+def merge(base: dict[str, Any], given: dict[str, Any], where: str = "") -> dict[str, Any]:
+    """`given` laid over `base`; unknown keys fail, naming the known ones. Maps (env, pool.mix)
+    are updated key by key, so `--set pool.mix.random=0.2` keeps the other weights."""
+    if not isinstance(given, dict):
+        raise ConfigError(f"config {where or 'file'} must be a mapping, got {given!r}")
+    out = copy.deepcopy(base)
+    for key, value in given.items():
+        path = f"{where}.{key}" if where else str(key)
+        if where == "" and key not in TOP_LEVEL:
+            raise ConfigError(f"unknown config key {path!r}; known top-level keys: {list(TOP_LEVEL)}")
+        if where and key not in SCHEMA[where]:
+            raise ConfigError(f"unknown config key {path!r}; known keys in {where!r}: {sorted(SCHEMA[where])}")
+        if key in SCHEMA and where == "":
+            out[key] = merge(out[key], value, key)
+        elif isinstance(out.get(key), dict):
+            if not isinstance(value, dict):
+                raise ConfigError(f"config {path} must be a mapping, got {value!r}")
+            out[key].update(copy.deepcopy(value))
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def parse_set(item: str) -> tuple[list[str], Any]:
+    """'ppo.learning_rate=1e-4' -> (['ppo', 'learning_rate'], 0.0001); values are parsed as YAML."""
+    if "=" not in item:
+        raise ConfigError(f"--set {item!r} must look like section.key=value (e.g. ppo.n_epochs=8)")
+    key, raw = item.split("=", 1)
+    parts = key.strip().split(".")
+    if not all(parts):
+        raise ConfigError(f"--set {item!r} has an empty key part")
+    try:
+        value = yaml.safe_load(raw)
+    except yaml.YAMLError as e:
+        raise ConfigError(f"--set {item!r}: cannot parse value {raw!r} ({e})") from None
+    return parts, value
+
+
+def nest(parts: list[str], value: Any) -> dict[str, Any]:
+    out: Any = value
+    for p in reversed(parts):
+        out = {p: out}
+    return out
+
+
+def validate(config: dict[str, Any]) -> dict[str, Any]:
+    """Check every value; also build the game's config once, so a bad game option fails now."""
+    import corruption_envs
+
+    game = config.get("game")
+    if game not in corruption_envs.GAMES:
+        raise ConfigError(f"config game={game!r} is not allowed; choose one of {list(corruption_envs.GAMES)}")
+    for section, keys in SCHEMA.items():
+        for k, key in keys.items():
+            value = config[section][k]
+            if not key.check(value):
+                raise ConfigError(f"config {section}.{k}={value!r} is not allowed; it must be {key.allowed}")
+    if "num_players" in config["env"]:
+        raise ConfigError("config env.num_players is not allowed; set run.players: [min, max] instead")
+    rules = corruption_envs.game_module(game).raw_env.rules_class
+    lo, hi = config["run"]["players"]
+    if not rules.min_players <= lo <= hi <= rules.max_players:
+        raise ConfigError(
+            f"config run.players={[lo, hi]} is not allowed; {game} takes "
+            f"{rules.min_players} to {rules.max_players} players"
+        )
+    if not rules.min_players <= config["eval"]["num_players"] <= rules.max_players:
+        raise ConfigError(
+            f"config eval.num_players={config['eval']['num_players']} is not allowed; {game} takes "
+            f"{rules.min_players} to {rules.max_players} players"
+        )
+    try:
+        rules.make_config(**config["env"])
+    except ValueError as e:
+        raise ConfigError(f"config env: {e}") from None
+    ppo = config["ppo"]
+    if (config["run"]["n_envs"] * ppo["n_steps"]) % ppo["batch_size"]:
+        raise ConfigError(
+            f"config ppo.batch_size={ppo['batch_size']} must divide run.n_envs * ppo.n_steps = "
+            f"{config['run']['n_envs'] * ppo['n_steps']}"
+        )
+    return config
+
+
+def load(
+    game: str | None = None, path: str | Path | None = None, sets: list[str] = (), **overrides: Any
+) -> dict[str, Any]:
+    """The resolved config: defaults < YAML file (default configs/<game>.yaml) < --set < overrides."""
+    if path is None:
+        if game is None:
+            raise ConfigError("give --game or --config")
+        path = Path(__file__).resolve().parent.parent / "configs" / f"{game}.yaml"
+    path = Path(path)
+    if not path.exists():
+        raise ConfigError(f"config file {str(path)!r} does not exist")
+    with open(path) as f:
+        config = merge(defaults(), yaml.safe_load(f) or {})
+    if game is not None:
+        if config["game"] not in (None, game):
+            raise ConfigError(f"--game {game} contradicts game: {config['game']} in {path}")
+        config["game"] = game
+    for item in sets:
+        config = merge(config, nest(*parse_set(item)))
+    for dotted, value in overrides.items():
+        if value is not None:
+            config = merge(config, nest(dotted.split("."), value))
+    return validate(config)

@@ -1,0 +1,30 @@
+"""Export MaskablePPO's actor to a plain numpy policy (cheap opponents, torch-free policy files)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from torch import nn
+
+from corruption_envs.policy import NumpyPolicy
+
+ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
+
+
+def export_actor(model: Any, activation: str, meta: dict[str, Any] | None = None) -> NumpyPolicy:
+    """The actor of `model` (an sb3 MaskablePPO with an MLP policy over a flat Box observation)."""
+    policy = model.policy
+    if not isinstance(policy.features_extractor, nn.Flatten) and type(policy.features_extractor).__name__ != "FlattenExtractor":
+        raise TypeError("only the default FlattenExtractor can be exported to numpy")
+    layers = []
+    for module in policy.mlp_extractor.policy_net:
+        if isinstance(module, nn.Linear):
+            layers.append(_linear(module))
+        elif not isinstance(module, ACTIVATION_MODULES[activation]):
+            raise TypeError(f"unexpected layer {module} in the actor (activation {activation!r})")
+    return NumpyPolicy(layers, _linear(policy.action_net), activation, meta)
+
+
+def _linear(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
+    w = layer.weight.detach().cpu().numpy().T.astype(np.float32)
+    return np.ascontiguousarray(w), layer.bias.detach().cpu().numpy().astype(np.float32)

@@ -1,0 +1,108 @@
+"""The opponent pool: frozen snapshots of the learner, picked by prioritised fictitious self-play,
+mixed with the heuristic and random bots in the config's proportions.
+
+PFSP (AlphaStar's "hard" weighting): snapshot i is drawn with weight (1 - p_i) ** power, where p_i is
+the learner's pairwise score against it (1 = finished above it, 1/2 = tied, 0 = below), so the
+snapshots the learner still loses to come up more often. Scores start at a prior of 1/2.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from corruption_envs.policy import NumpyPolicy, read_policy_file
+
+KINDS = ("self", "heuristic", "random")
+PRIOR_GAMES = 2.0  # pseudo-games at score 1/2 before a snapshot has been met
+
+
+@dataclass
+class Snapshot:
+    ident: int
+    step: int
+    policy: NumpyPolicy
+    score: float = PRIOR_GAMES / 2  # the learner's pairwise points against it
+    games: float = PRIOR_GAMES
+
+    @property
+    def learner_score(self) -> float:
+        return self.score / self.games
+
+
+class SampledPolicy:
+    """A frozen snapshot acting by sampling its masked softmax from the caller's generator."""
+
+    __slots__ = ("policy", "rng")
+
+    def __init__(self, policy: NumpyPolicy, rng: np.random.Generator) -> None:
+        self.policy, self.rng = policy, rng
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        z = self.policy.logits(observation)
+        z = np.where(action_mask.astype(bool), z, -np.inf)
+        p = np.exp(z - z.max())
+        c = np.cumsum(p)
+        return int(np.searchsorted(c, self.rng.random() * c[-1], side="right"))
+
+
+class OpponentPool:
+    def __init__(self, mix: dict[str, float], max_snapshots: int, pfsp_power: float) -> None:
+        weights = np.array([float(mix.get(k, 0.0)) for k in KINDS])
+        self.kind_p = weights / weights.sum()
+        self.max_snapshots = max_snapshots
+        self.pfsp_power = pfsp_power
+        self.snapshots: list[Snapshot] = []
+        self._next_id = 0
+
+    def add(self, policy: NumpyPolicy, step: int) -> Snapshot:
+        snap = Snapshot(self._next_id, step, policy)
+        self._next_id += 1
+        self.snapshots.append(snap)
+        if len(self.snapshots) > self.max_snapshots:
+            self.snapshots.pop(0)  # the oldest is the weakest, so it goes first
+        return snap
+
+    def sample_kind(self, rng: np.random.Generator) -> str:
+        kind = KINDS[int(np.searchsorted(np.cumsum(self.kind_p), rng.random() * 1.0, side="right"))]
+        if kind == "self" and not self.snapshots:
+            return "random"
+        return kind
+
+    def pfsp_weights(self) -> np.ndarray:
+        p = np.array([s.learner_score for s in self.snapshots])
+        w = (1.0 - p) ** self.pfsp_power + 1e-3  # never starve a snapshot completely
+        return w / w.sum()
+
+    def sample_snapshot(self, rng: np.random.Generator) -> Snapshot:
+        w = np.cumsum(self.pfsp_weights())
+        return self.snapshots[min(int(np.searchsorted(w, rng.random() * w[-1], side="right")), len(w) - 1)]
+
+    def record(self, ident: int, learner_points: float) -> None:
+        """The learner finished above (1), level with (1/2) or below (0) snapshot `ident`."""
+        for s in self.snapshots:
+            if s.ident == ident:
+                s.score += learner_points
+                s.games += 1
+                return
+
+    # --- persistence (for --resume) --------------------------------------------------------------
+    def save(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        index = []
+        for s in self.snapshots:
+            name = f"snapshot_{s.ident:04d}.npz"
+            if not (folder / name).exists():
+                s.policy.save(folder / name)
+            index.append({"ident": s.ident, "step": s.step, "score": s.score, "games": s.games, "file": name})
+        (folder / "pool.json").write_text(json.dumps({"next_id": self._next_id, "snapshots": index}, indent=1))
+
+    def load(self, folder: Path) -> None:
+        data = json.loads((folder / "pool.json").read_text())
+        self._next_id = data["next_id"]
+        self.snapshots = [
+            Snapshot(d["ident"], d["step"], read_policy_file(folder / d["file"]), d["score"], d["games"])
+            for d in data["snapshots"]
+        ]

@@ -1,0 +1,199 @@
+"""Self-play training of one game: `python -m training.selfplay --game corruption`.
+
+MaskablePPO learns one seat against a pool of its own frozen snapshots (PFSP) and the heuristic and
+random bots; the run folder gets the resolved config, the git commit, metrics.csv, TensorBoard logs,
+checkpoints, the exported policy (policy.npz, loadable without torch) and a learning-curve PNG.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import config as cfg
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def git_commit() -> str:
+    """HEAD of the repo, with '-dirty' when tracked files differ from it."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
+                               capture_output=True, text=True).stdout.strip()
+        return head + ("-dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m training.selfplay", description=__doc__.split("\n")[0])
+    p.add_argument("--game", help="the game to train (default: the config's game)")
+    p.add_argument("--config", help="YAML config (default: configs/<game>.yaml)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config value, dotted (e.g. --set ppo.learning_rate=1e-4); repeatable")
+    p.add_argument("--timesteps", type=int, help="learner steps in total (run.timesteps)")
+    p.add_argument("--seed", type=int, help="run.seed")
+    p.add_argument("--out", help="run folder (default runs/<game>-<timestamp>)")
+    p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its last checkpoint")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
+    return p.parse_args(argv)
+
+
+def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path]:
+    overrides = {"run.timesteps": args.timesteps, "run.seed": args.seed}
+    if args.resume:
+        out = Path(args.resume)
+        if not (out / "config.yaml").exists() or not (out / "checkpoints" / "latest.zip").exists():
+            raise cfg.ConfigError(f"--resume {out}: no config.yaml and checkpoints/latest.zip there")
+        config = cfg.load(args.game, out / "config.yaml", args.set, **overrides)
+        return config, out
+    config = cfg.load(args.game, args.config, args.set, **overrides)
+    out = Path(args.out) if args.out else REPO / "runs" / f"{config['game']}-{time.strftime('%Y%m%d-%H%M%S')}"
+    if out.exists() and any(out.iterdir()):
+        raise cfg.ConfigError(f"--out {out} exists and is not empty; pick a new folder or use --resume")
+    return config, out
+
+
+def policy_meta(config: dict[str, Any], steps: int, commit: str) -> dict[str, Any]:
+    import corruption_envs
+
+    rules = corruption_envs.game_module(config["game"]).raw_env.rules_class
+    lo, hi = config["run"]["players"]
+    return {
+        "game": rules.name, "game_version": rules.version, "min_players": lo, "max_players": hi,
+        "timesteps": steps, "commit": commit, "env_config": config["env"], "training_config": config,
+    }
+
+
+def build_model(config: dict[str, Any], venv: Any, out: Path, resume: bool) -> Any:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from .export import ACTIVATION_MODULES
+
+    ppo = config["ppo"]
+    lr, frac = ppo["learning_rate"], ppo["lr_final_fraction"]
+    schedule = lambda remaining: lr * (frac + (1.0 - frac) * remaining)  # noqa: E731 (sb3 wants a callable)
+    if resume:
+        return MaskablePPO.load(out / "checkpoints" / "latest.zip", env=venv, device="cpu",
+                                custom_objects={"learning_rate": schedule, "lr_schedule": schedule})
+    arch = list(ppo["net_arch"])
+    return MaskablePPO(
+        "MlpPolicy", venv,
+        learning_rate=schedule, n_steps=ppo["n_steps"], batch_size=ppo["batch_size"],
+        n_epochs=ppo["n_epochs"], gamma=ppo["gamma"], gae_lambda=ppo["gae_lambda"],
+        clip_range=ppo["clip_range"], ent_coef=ppo["ent_coef"], vf_coef=ppo["vf_coef"],
+        max_grad_norm=ppo["max_grad_norm"],
+        policy_kwargs={"net_arch": {"pi": arch, "vf": arch}, "activation_fn": ACTIVATION_MODULES[ppo["activation"]]},
+        tensorboard_log=str(out / "tensorboard"), seed=config["run"]["seed"], device="cpu", verbose=0,
+    )
+
+
+def make_venv(config: dict[str, Any], pool: Any) -> Any:
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    from .wrapper import SelfPlayEnv
+
+    run = config["run"]
+    players = tuple(run["players"])
+
+    def maker(i: int):
+        return lambda: SelfPlayEnv(config["game"], config["env"], players, pool, seed=run["seed"] * 7919 + i)
+
+    # one process: the pool is shared in memory and 2 cores are better spent on torch + the games
+    return VecMonitor(DummyVecEnv([maker(i) for i in range(run["n_envs"])]))
+
+
+def train(config: dict[str, Any], out: Path, resume: bool = False, progress: bool = True) -> dict[str, Any]:
+    """Run (or continue) training; returns the final evaluation summary."""
+    import torch
+    from stable_baselines3.common.utils import set_random_seed
+
+    from .callbacks import SelfPlayCallback
+    from .evaluate import results_rows
+    from .export import export_actor
+    from .plot import plot_learning_curve
+    from .pool import OpponentPool
+
+    run = config["run"]
+    torch.set_num_threads(run["torch_threads"])
+    set_random_seed(run["seed"])
+    out.mkdir(parents=True, exist_ok=True)
+    commit = git_commit()
+    (out / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    with open(out / "commit.txt", "a") as f:
+        f.write(f"{commit}\n")
+
+    pool_cfg = config["pool"]
+    pool = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"])
+    venv = make_venv(config, pool)
+    model = build_model(config, venv, out, resume)
+    if resume:
+        pool.load(out / "pool")
+    activation = config["ppo"]["activation"]
+    export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, commit))  # noqa: E731
+    if not pool.snapshots:
+        pool.add(export(), model.num_timesteps)
+
+    total = run["timesteps"]
+    callback = SelfPlayCallback(config, out, pool, export, total, progress)
+    remaining = max(0, total - model.num_timesteps)
+    t0 = time.monotonic()
+    model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="ppo")
+    learn_seconds = time.monotonic() - t0
+
+    callback.save_checkpoint()
+    final = export()
+    final.save(out / "policy.npz")
+    model.save(out / "model.zip")
+    ev = config["eval"]
+    results = callback.run_evaluation(ev["final_games"])
+    plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config["game"])
+    summary = {
+        "game": config["game"], "timesteps": model.num_timesteps, "commit": commit,
+        "learn_seconds": round(learn_seconds, 1), "learner_steps_per_s": round(callback.steps_per_second, 1),
+        "stopped": callback.stop_reason or "timesteps reached", "pool_mix": pool_cfg["mix"],
+        "final_eval": [r.as_dict() for r in results],
+    }
+    (out / "results.json").write_text(json.dumps(summary, indent=1))
+    print_results(summary, results_rows(results), out)
+    venv.close()
+    return summary
+
+
+def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{summary['game']}: final policy after {summary['timesteps']} steps "
+                        f"({summary['learner_steps_per_s']:.0f} learner steps/s)")
+    for col in ("vs", "players", "games", "win rate", "95% Wilson interval"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(*row)
+    console = Console()
+    console.print(table)
+    console.print(f"run folder: {out}  ({summary['stopped']})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        config, out = resolve(args)
+    except cfg.ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    train(config, out, resume=bool(args.resume), progress=not args.no_progress)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""A single-agent gymnasium view of a multi-player AEC game, for the learner (SIMPLE's selfplay wrapper).
+
+Each episode draws the player count from the configured range and the learner's seat at random, fills
+the other seats from the opponent pool, and plays the opponents until it is the learner's turn or the
+game ends. The learner's terminal reward is read from the AEC env even when an opponent's move ends
+the game. Opponents act from their own observation and mask only.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import corruption_envs
+from corruption_envs.core import Agent, GameEnv, RandomAgent
+
+from .pool import OpponentPool, SampledPolicy
+
+
+def pairwise_points(ranks: list[float], me: int) -> list[float]:
+    """Per seat: 1 if `me` finished above it, 1/2 if level, 0 if below (rank 1 = best)."""
+    return [1.0 if ranks[me] < r else 0.5 if ranks[me] == r else 0.0 for r in ranks]
+
+
+def win_share(ranks: list[float], me: int) -> float:
+    """1/k if `me` is one of the k players sharing first place, else 0."""
+    best = min(ranks)
+    return 1.0 / sum(1 for r in ranks if r == best) if ranks[me] == best else 0.0
+
+
+class SelfPlayEnv(gym.Env):
+    """The learner's seat of `game`; every other seat is played by an opponent from `pool`."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        game: str,
+        env_config: dict[str, Any],
+        players: tuple[int, int],
+        pool: OpponentPool,
+        seed: int | None = None,
+    ) -> None:
+        self.game, self.env_config = game, dict(env_config)
+        self.players = (int(players[0]), int(players[1]))
+        self.pool = pool
+        self._envs: dict[int, GameEnv] = {}
+        self._heuristics: dict[tuple[int, int], Agent] = {}
+        self.rng = np.random.default_rng(seed)
+        probe = self._env_for(self.players[0])
+        # observations are padded to the game's max_players, so one size serves every player count
+        self.observation_space = gym.spaces.Box(0.0, 1.0, (probe.observation_layout.size,), np.float32)
+        self.action_space = gym.spaces.Discrete(probe.num_actions)
+        self.env: GameEnv = probe
+        self.learner = "player_0"
+        self.opponents: list[Agent | None] = []
+        self.opponent_ids: list[int | None] = []  # the snapshot id per seat, None for bots/learner
+        self.opponent_kinds: list[str] = []
+        self.random_agent = RandomAgent(int(self.rng.integers(2**31)))
+
+    def _env_for(self, n: int) -> GameEnv:
+        if n not in self._envs:
+            self._envs[n] = corruption_envs.env(self.game, num_players=n, **self.env_config)
+        return self._envs[n]
+
+    def _heuristic(self, n: int, seat: int) -> Agent:
+        key = (n, seat)
+        if key not in self._heuristics:
+            module = corruption_envs.game_module(self.game)
+            self._heuristics[key] = module.HeuristicAgent(self._envs[n], seed=int(self.rng.integers(2**31)))
+        return self._heuristics[key]
+
+    def _draw_opponent(self, n: int, seat: int) -> tuple[Agent, int | None, str]:
+        kind = self.pool.sample_kind(self.rng)
+        if kind == "self":
+            snap = self.pool.sample_snapshot(self.rng)
+            return SampledPolicy(snap.policy, self.rng), snap.ident, kind
+        if kind == "heuristic":
+            return self._heuristic(n, seat), None, kind
+        return self.random_agent, None, kind
+
+    # --- gymnasium API ------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+            self.random_agent = RandomAgent(int(self.rng.integers(2**31)))
+        while True:
+            n = int(self.rng.integers(self.players[0], self.players[1] + 1))
+            env = self.env = self._env_for(n)
+            me = int(self.rng.integers(n))
+            self.learner = env.possible_agents[me]
+            self.opponents, self.opponent_ids, self.opponent_kinds = [], [], []
+            for seat in range(n):
+                if seat == me:
+                    agent, ident, kind = None, None, "learner"
+                else:
+                    agent, ident, kind = self._draw_opponent(n, seat)
+                self.opponents.append(agent)
+                self.opponent_ids.append(ident)
+                self.opponent_kinds.append(kind)
+            env.reset(seed=int(self.rng.integers(2**63)))
+            if not self._play_opponents():
+                break  # the learner is on turn; (a game over before its first move is redrawn)
+        return env.observe(self.learner)["observation"], {}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        env = self.env
+        env.step(int(action))
+        over = self._play_opponents()
+        obs = env.observe(self.learner)["observation"]
+        if not over:
+            return obs, 0.0, False, False, {}
+        return obs, float(env.rewards[self.learner]), True, False, self._finish()
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions now (MaskablePPO reads this through the vec env)."""
+        return self.env.action_mask()
+
+    # --- turn logic ------------------------------------------------------------------------------------
+    def _play_opponents(self) -> bool:
+        """Let opponents move until the learner is on turn; True when the game is over."""
+        env = self.env
+        learner = self.learner
+        while not env.terminations[learner]:
+            agent = env.agent_selection
+            if agent == learner:
+                return False
+            seat = env.agent_name_mapping[agent]
+            seen = env.observe(agent)
+            env.step(self.opponents[seat].act(seen["observation"], seen["action_mask"]))
+        return True
+
+    def _finish(self) -> dict[str, Any]:
+        env = self.env
+        me = env.agent_name_mapping[self.learner]
+        ranks = [env.infos[a].get("rank", 0.0) for a in env.possible_agents]
+        points = pairwise_points(ranks, me)
+        for seat, ident in enumerate(self.opponent_ids):
+            if ident is not None:
+                self.pool.record(ident, points[seat])
+        return {
+            "win": win_share(ranks, me),
+            "num_players": len(ranks),
+            "opponents": [k for k in self.opponent_kinds if k != "learner"],
+        }
