@@ -1,0 +1,533 @@
+"""The rules of Construction & Corruption (seed 002 with the rulings): turn flow, masks and effects."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core import Option, Rules, int_range
+from . import codec, money
+from .cards import cut_and_paste, discard, draw
+from .codec import DECODE
+from .hidden import resample_hidden
+from .observer import build_layout, observe
+from .render import render
+from .state import CARDS, MAYOR, OVER, PAY, PLACE, VOTE, State
+from .tables import (
+    BIG_PAPA, BIG_PAPA_CITY_WORKERS, BIG_PAPA_FESTIVALS, CARD_COUNTS, CARD_NAMES, CITY_WORKERS,
+    COMPLETION_WORKERS, CUT_AND_PASTE, DEEP_MERDE, DIE_FACES, GIFT_AMOUNTS, LA_GREVE, LOGO_COST,
+    LOGO_FACES, MAX_CONTRACTS, NUM_CONTRACTS, NUM_TURNS, PAY_PER_CONTRACT, PLAYER_WORKERS,
+    RED, RED_ALERT, REVENUE_QUEBEC, SETUP_DICE, SNITCH, SPIC_N_SPAN, SPIC_N_SPAN_REMOVES,
+    VACATION_PAY, YEARS, festivals, keys_value,
+)
+
+C = NUM_CONTRACTS
+PLAYABLE_IN_INVESTIGATION = (CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, RED_ALERT, REVENUE_QUEBEC,
+                             SPIC_N_SPAN, SNITCH)
+
+
+class ConstructionRules(Rules):
+    """Seven turns of Construction, Corruption, Election, (Investigation), Extraction; then the final pay."""
+
+    name = "construction"
+    version = 0
+    min_players = 3
+    max_players = 7
+    default_players = 4
+    options = {
+        "completion": Option(
+            "three_or_more",
+            "workers that complete a contract: 'three_or_more' (publisher's FAQ, the rulings) or the "
+            "Extraction page's misprinted 'more_than_three'",
+            choices=tuple(COMPLETION_WORKERS),
+        ),
+        "red_alert": Option(
+            "per_contract",
+            "Red Alert: 'per_contract' (as many of the player's dice are red as contracts they own) or "
+            "'all_dice' (every die they roll is red)",
+            choices=("per_contract", "all_dice"),
+        ),
+        "secret_gifts": Option(
+            True,
+            "a gift's amount is seen only by giver and receiver (everyone sees that a gift was made); "
+            "False makes every gift public and every cash inferable",
+            choices=(True, False),
+        ),
+        "max_gifts": Option(
+            1, "gifts a player may give in each Corruption and each Election phase", **int_range(0, 3)
+        ),
+        "first_player_passes": Option(
+            False,
+            "the First Player card passes to the left every turn (the seed lets it be traded; "
+            "the rulings keep it where it is)",
+            choices=(True, False),
+        ),
+    }
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        super().__init__(config)
+        n = self.num_players
+        self.num_actions = codec.NUM_ACTIONS
+        self.observation_layout = build_layout()
+        self.threshold = COMPLETION_WORKERS[config["completion"]]
+        self.secret = config["secret_gifts"]
+        self.max_gifts = config["max_gifts"]
+        self.red_per_contract = config["red_alert"] == "per_contract"
+        # action index arrays for this player count
+        offs = range(1, n)
+        self.gift_actions = [
+            np.array([codec.gift(i, k) for k in offs], np.intp) for i in range(len(GIFT_AMOUNTS))
+        ]
+        self.vote_actions = np.array([codec.VOTE + k for k in range(n)] + [codec.OUTSIDER], np.intp)
+        self.merde_actions = np.array([codec.DEEP_MERDE + k - 1 for k in offs], np.intp)
+        self.red_actions = np.array([codec.RED_ALERT + k - 1 for k in offs], np.intp)
+        pairs = [i for i, (a, b) in enumerate(codec.PAIRS) if b < n]
+        self.revenue_actions = np.array([codec.REVENUE_QUEBEC + i for i in pairs], np.intp)
+        self.snitch_actions = np.array([codec.SNITCH + i for i in pairs], np.intp)
+
+    # --- setup and turn flow ----------------------------------------------------------------------
+    def new_game(self, rng: np.random.Generator) -> State:
+        n = self.num_players
+        s = State(rng, n)
+        if self.config["record_events"]:
+            s.events = []
+        s.stack = [int(c) for c in rng.permutation(C)]
+        s.stack_hidden = C
+        cards = [t for t, k in enumerate(CARD_COUNTS) for _ in range(k)]
+        s.deck = [cards[i] for i in rng.permutation(len(cards))]
+        s.first = self._setup_roll(s)
+        self._begin_turn(s)
+        return s
+
+    def _setup_roll(self, s: State) -> int:
+        """Seed: "all players roll two dice. The highest roll wins the 'First Player' card" (ties reroll)."""
+        rolling = list(range(self.num_players))
+        while True:
+            totals = s.rng.integers(1, DIE_FACES + 1, (len(rolling), SETUP_DICE)).sum(axis=1)
+            self._log(s, -1, "setup roll: " + ", ".join(
+                f"player_{p} {int(t)}" for p, t in zip(rolling, totals)))
+            best = totals.max()
+            rolling = [p for p, t in zip(rolling, totals) if t == best]
+            if len(rolling) == 1:
+                self._log(s, -1, f"player_{rolling[0]} takes the First Player card")
+                return rolling[0]
+
+    def _begin_turn(self, s: State) -> None:
+        """Construction phase, then the start of the Corruption phase."""
+        n, y = s.n, s.turn
+        if self.config["first_player_passes"] and y > 0:
+            s.first = (s.first + 1) % n
+        self._log(s, -1, f"--- {YEARS[y]}: Construction ---")
+        for k in range(n):
+            p = (s.first + k) % n
+            if not s.stack:
+                break
+            if s.contracts_of(p) >= MAX_CONTRACTS:
+                continue
+            c = s.stack.pop(0)
+            if s.stack_hidden:
+                s.stack_hidden -= 1
+            s.owner[c] = p
+            s.workers[c][p] += 1  # the pylon's worker, which stays while the contract is held
+            self._log(s, -1, f"player_{p} takes contract {c}")
+        self._pay_contracts(s)
+        for c in range(C):
+            if s.owner[c] >= 0:
+                s.corruption[c] += 1
+        s.phase = PLACE
+        for p in range(n):
+            s.to_place[p] = max(0, PLAYER_WORKERS[y] - s.contracts_of(p))
+            s.passed[p] = False
+            s.gifts_left[p] = self.max_gifts
+        self._next_placer(s, s.first)
+
+    def _pay_contracts(self, s: State) -> None:
+        for p in range(s.n):
+            k = s.contracts_of(p)
+            if k:
+                money.income(s, p, PAY_PER_CONTRACT * k)
+                self._log(s, -1, f"player_{p} is paid ${PAY_PER_CONTRACT * k * 10}k for {k} contract(s)")
+
+    def _next_placer(self, s: State, start: int) -> None:
+        """The next seat from `start` still placing in the Corruption phase, or the phase's end."""
+        n = s.n
+        for k in range(n):
+            p = (start + k) % n
+            if s.passed[p]:
+                continue
+            if s.to_place[p] == 0 and s.gifts_left[p] == 0:
+                s.passed[p] = True  # nothing left to do (public: no hidden cash is read)
+                continue
+            s.actor = p
+            return
+        self._end_corruption(s)
+
+    def _end_corruption(self, s: State) -> None:
+        for k in range(s.n):
+            p = (s.first + k) % s.n
+            if s.to_place[p]:
+                due = VACATION_PAY * s.to_place[p]
+                paid = money.pay(s, p, due)
+                self._log(s, -1, f"player_{p} pays ${paid * 10}k vacation pay for "
+                                 f"{s.to_place[p]} unplaced worker(s)")
+        s.phase = VOTE
+        s.votes = [-1] * s.n
+        s.gifts_left = [self.max_gifts] * s.n
+        s.actor = s.first
+        self._log(s, -1, f"--- {YEARS[s.turn]}: Election ---")
+
+    def _resolve_election(self, s: State) -> None:
+        n = s.n
+        counts = [0] * (n + 1)
+        for v in s.votes:
+            counts[v] += 1
+        s.last_votes = counts
+        s.last_ballots = s.votes[:]
+        best = max(counts)
+        top = [i for i in range(n + 1) if counts[i] == best]
+        self._log(s, -1, "votes revealed: " + ", ".join(
+            f"player_{p} -> {'Outsider' if v == n else f'player_{v}'}" for p, v in enumerate(s.votes)))
+        s.votes = [-1] * n
+        if len(top) == 1 and top[0] < n:
+            m = top[0]
+            s.mayor = s.last_mayor = m
+            s.keys[m] += 1
+            s.city_left = CITY_WORKERS[s.turn]
+            s.fest_left = festivals(n)
+            s.phase = MAYOR
+            s.actor = m
+            self._log(s, -1, f"player_{m} is elected mayor and receives a Key to the City")
+            self._check_mayor_done(s)
+        else:
+            s.last_mayor = -1
+            why = "a tie" if len(top) > 1 else "the Outsider wins"
+            self._log(s, -1, f"failed election ({why}): Investigation")
+            self._start_investigation(s)
+
+    def _check_mayor_done(self, s: State) -> None:
+        m = s.mayor
+        free_arch = s.fest_left and any(s.owner[c] >= 0 and not s.festival[c] for c in range(C))
+        city = s.city_left and any(o >= 0 for o in s.owner)
+        if not (city or free_arch or s.hand[m][BIG_PAPA]):
+            self._extraction(s)
+
+    def _start_investigation(self, s: State) -> None:
+        s.investigated = True
+        s.phase = CARDS
+        s.passes = 0
+        self._log(s, -1, f"--- {YEARS[s.turn]}: Investigation ---")
+        self._next_card_player(s, s.first)
+
+    def _can_play_cards(self, s: State, p: int) -> bool:
+        hand = s.hand[p]
+        if hand[DEEP_MERDE] or hand[LA_GREVE] or hand[RED_ALERT] or hand[REVENUE_QUEBEC] or hand[SNITCH]:
+            return True
+        if hand[SPIC_N_SPAN] and any(s.owner[c] >= 0 and s.corruption[c] for c in range(C)):
+            return True
+        return bool(hand[CUT_AND_PASTE] and not s.cut_used
+                    and any(q != p and sum(s.hand[q]) for q in range(s.n)))
+
+    def _next_card_player(self, s: State, start: int) -> None:
+        """Cards are played in seat order until every player has passed in a row (rulings)."""
+        n = s.n
+        p = start
+        while s.passes < n:
+            if self._can_play_cards(s, p):
+                s.actor = p
+                return
+            s.passes += 1
+            p = (p + 1) % n
+        self._roll(s)
+
+    def _roll(self, s: State) -> None:
+        """One die per Corruption on a player's contracts; Deep Merde black, Red Alert red dice."""
+        n, rng = s.n, s.rng
+        s.payments_left = []
+        for k in range(n):
+            p = (s.first + k) % n
+            dice = sum(s.corruption[c] for c in range(C) if s.owner[c] == p)
+            red = 0
+            if s.red[p]:
+                red = min(dice, s.contracts_of(p)) if self.red_per_contract else dice
+            base = 1 if s.merde[p] else 0  # BLACK or WHITE
+            logos = 0
+            if red:
+                logos += int(rng.binomial(red, LOGO_FACES[RED] / DIE_FACES))
+            if dice - red:
+                logos += int(rng.binomial(dice - red, LOGO_FACES[base] / DIE_FACES))
+            s.logos[p] = logos
+            s.paid_percent[p] = False
+            if logos:
+                s.payments_left.append(p)
+            self._log(s, -1, f"player_{p} rolls {dice} dice ({red} red, {dice - red} "
+                             f"{'black' if base else 'white'}): {logos} logo(s)")
+        if s.payments_left:
+            s.phase = PAY
+            s.actor = s.payments_left[0]
+        else:
+            self._extraction(s)
+
+    def _extraction(self, s: State) -> None:
+        n = s.n
+        self._log(s, -1, f"--- {YEARS[s.turn]}: Extraction ---")
+        for c in range(C):
+            p = s.owner[c]
+            if p < 0 or s.festival[c] or sum(s.workers[c]) + s.city[c] < self.threshold:
+                continue
+            s.owner[c] = -1
+            s.corruption[c] = 0
+            s.stack.append(c)
+            card = draw(s, p)
+            self._log(s, -1, f"contract {c} of player_{p} is completed; player_{p} draws a card")
+            if card >= 0:
+                self._log(s, p, f"you draw {CARD_NAMES[card]}")
+        for c in range(C):
+            s.workers[c] = [0] * n
+            if s.owner[c] >= 0:
+                s.workers[c][s.owner[c]] = 1
+            s.city[c] = 0
+            s.festival[c] = 0
+        s.mayor = -1
+        s.city_left = s.fest_left = 0
+        s.investigated = False
+        s.cut_used = False
+        s.turn += 1
+        if s.turn < NUM_TURNS:
+            self._begin_turn(s)
+            return
+        self._log(s, -1, "--- Fin: the final pay ---")
+        self._pay_contracts(s)
+        s.phase = OVER
+        s.actor = -1
+
+    # --- decisions --------------------------------------------------------------------------------
+    def current_player(self, s: State) -> int:
+        return s.actor
+
+    def legal_mask(self, s: State) -> np.ndarray:
+        mask = np.zeros(codec.NUM_ACTIONS, np.int8)
+        p = s.actor
+        ph = s.phase
+        if ph == PLACE:
+            mask[codec.PASS] = 1
+            if s.to_place[p]:
+                for c in range(C):
+                    if s.owner[c] >= 0:
+                        mask[codec.PLACE + c] = 1
+            self._gift_mask(s, p, mask)
+        elif ph == VOTE:
+            mask[self.vote_actions] = 1
+            self._gift_mask(s, p, mask)
+        elif ph == MAYOR:
+            mask[codec.PASS] = 1
+            for c in range(C):
+                if s.owner[c] >= 0:
+                    if s.city_left:
+                        mask[codec.CITY + c] = 1
+                    if s.fest_left and not s.festival[c]:
+                        mask[codec.FESTIVAL + c] = 1
+            if s.hand[p][BIG_PAPA]:
+                mask[codec.BIG_PAPA] = 1
+        elif ph == CARDS:
+            mask[codec.PASS] = 1
+            hand = s.hand[p]
+            n = s.n
+            if hand[CUT_AND_PASTE] and not s.cut_used:
+                for k in range(1, n):
+                    if sum(s.hand[(p + k) % n]):
+                        mask[codec.CUT_AND_PASTE + k - 1] = 1
+            if hand[DEEP_MERDE]:
+                mask[self.merde_actions] = 1
+            if hand[LA_GREVE]:
+                mask[codec.LA_GREVE] = 1
+            if hand[RED_ALERT]:
+                mask[self.red_actions] = 1
+            if hand[REVENUE_QUEBEC]:
+                mask[self.revenue_actions] = 1
+            if hand[SPIC_N_SPAN]:
+                for c in range(C):
+                    if s.owner[c] >= 0 and s.corruption[c]:
+                        mask[codec.SPIC_N_SPAN + c] = 1
+            if hand[SNITCH]:
+                mask[self.snitch_actions] = 1
+        elif ph == PAY:
+            mask[codec.PAY_FIXED] = 1
+            mask[codec.PAY_PERCENT] = 1
+        return mask
+
+    def _gift_mask(self, s: State, p: int, mask: np.ndarray) -> None:
+        if s.gifts_left[p]:
+            cash = s.cash[p]
+            for i, amount in enumerate(GIFT_AMOUNTS):
+                if amount <= cash:
+                    mask[self.gift_actions[i]] = 1
+
+    def apply(self, s: State, action: int) -> None:
+        kind, a, b = DECODE[action]
+        p = s.actor
+        n = s.n
+        ph = s.phase
+        if ph == PLACE:
+            if kind == codec.K_PLACE:
+                s.workers[a][p] += 1
+                s.to_place[p] -= 1
+                self._log(s, -1, f"player_{p} places a worker on contract {a} "
+                                 f"(of player_{s.owner[a]})")
+            elif kind == codec.K_GIFT:
+                self._gift(s, p, (p + b) % n, GIFT_AMOUNTS[a])
+            else:
+                s.passed[p] = True
+                self._log(s, -1, f"player_{p} stops placing ({s.to_place[p]} worker(s) unplaced)")
+            self._next_placer(s, (p + 1) % n)
+        elif ph == VOTE:
+            if kind == codec.K_GIFT:
+                self._gift(s, p, (p + b) % n, GIFT_AMOUNTS[a])
+            else:
+                s.votes[p] = n if kind == codec.K_OUTSIDER else (p + a) % n
+                self._log(s, -1, f"player_{p} casts a secret vote")
+                self._log(s, p, "you vote for " + ("the Outsider" if s.votes[p] == n
+                                                    else f"player_{s.votes[p]}"))
+            for k in range(1, n + 1):
+                q = (p + k) % n
+                if s.votes[q] < 0:
+                    s.actor = q
+                    return
+            self._resolve_election(s)
+        elif ph == MAYOR:
+            if kind == codec.K_PASS:
+                self._log(s, -1, f"mayor player_{p} places nothing more")
+                self._extraction(s)
+                return
+            if kind == codec.K_CITY:
+                s.city[a] += 1
+                s.city_left -= 1
+                self._log(s, -1, f"mayor player_{p} puts a city worker on contract {a}")
+            elif kind == codec.K_FESTIVAL:
+                s.festival[a] = 1
+                s.fest_left -= 1
+                self._log(s, -1, f"mayor player_{p} puts a festival on contract {a}")
+            else:
+                discard(s, p, BIG_PAPA)
+                s.fest_left += BIG_PAPA_FESTIVALS
+                s.city_left += BIG_PAPA_CITY_WORKERS
+                self._log(s, -1, f"mayor player_{p} plays Big Papa: one more festival and two more "
+                                 "city workers")
+            self._check_mayor_done(s)
+        elif ph == CARDS:
+            if kind == codec.K_PASS:
+                s.passes += 1
+                self._log(s, -1, f"player_{p} plays no card")
+            else:
+                self._play_card(s, p, kind, a, b)
+                s.passes = 0
+            self._next_card_player(s, (p + 1) % n)
+        elif ph == PAY:
+            logos = s.logos[p]
+            if kind == codec.K_PAY_PERCENT:
+                money.reveal(s, p)
+                s.paid_percent[p] = True
+                self._log(s, -1, f"player_{p} shows ${s.cash[p] * 10}k and pays 10% per logo")
+                paid = money.pay(s, p, s.cash[p] * logos // 10)
+            else:
+                paid = money.pay(s, p, logos * LOGO_COST[s.turn])
+            self._log(s, -1, f"player_{p} pays ${paid * 10}k for {logos} logo(s)")
+            s.payments_left.pop(0)
+            if s.payments_left:
+                s.actor = s.payments_left[0]
+            else:
+                self._extraction(s)
+        else:
+            raise ValueError("the game is over")
+
+    def _gift(self, s: State, giver: int, receiver: int, amount: int) -> None:
+        money.gift(s, giver, receiver, amount, self.secret)
+        s.gifts_left[giver] -= 1
+        if self.secret:
+            self._log(s, -1, f"player_{giver} gives money to player_{receiver}")
+            self._log(s, giver, f"you give ${amount * 10}k to player_{receiver}")
+            self._log(s, receiver, f"player_{giver} gives you ${amount * 10}k")
+        else:
+            self._log(s, -1, f"player_{giver} gives ${amount * 10}k to player_{receiver}")
+
+    def _play_card(self, s: State, p: int, kind: int, a: int, b: int) -> None:
+        n = s.n
+        if kind == codec.K_CUT:
+            q = (p + a) % n
+            card = cut_and_paste(s, p, q)
+            s.cut_used = True
+            self._log(s, -1, f"player_{p} plays Cut & Paste on player_{q} and takes a random card")
+            self._log(s, p, f"you take {CARD_NAMES[card]} from player_{q}")
+            self._log(s, q, f"player_{p} takes your {CARD_NAMES[card]}")
+            return
+        if kind == codec.K_MERDE:
+            q = (p + a) % n
+            discard(s, p, DEEP_MERDE)
+            s.merde[q] = True
+            self._corrupt(s, q)
+            self._log(s, -1, f"player_{p} plays Deep Merde on player_{q}: black dice, +1 Corruption "
+                             "on each of their contracts")
+        elif kind == codec.K_GREVE:
+            discard(s, p, LA_GREVE)
+            self._log(s, -1, f"player_{p} plays La Greve (nothing happens)")
+        elif kind == codec.K_RED:
+            q = (p + a) % n
+            discard(s, p, RED_ALERT)
+            s.red[q] = s.red[p] = True
+            self._log(s, -1, f"player_{p} plays Red Alert on player_{q}: both roll red dice")
+        elif kind == codec.K_REVENUE:
+            discard(s, p, REVENUE_QUEBEC)
+            for q in ((p + a) % n, (p + b) % n):
+                money.reveal(s, q)
+                self._corrupt(s, q)
+                self._log(s, -1, f"Revenue Quebec (player_{p}) counts player_{q}'s cash: "
+                                 f"${s.cash[q] * 10}k; +1 Corruption on each of their contracts")
+        elif kind == codec.K_SPIC:
+            discard(s, p, SPIC_N_SPAN)
+            s.corruption[a] = max(0, s.corruption[a] - SPIC_N_SPAN_REMOVES)
+            self._log(s, -1, f"player_{p} plays Spic 'n Span on contract {a}")
+        else:
+            discard(s, p, SNITCH)
+            for q in ((p + a) % n, (p + b) % n):
+                self._corrupt(s, q)
+            self._log(s, -1, f"player_{p} plays Stooleur/Snitch on player_{(p + a) % n} and "
+                             f"player_{(p + b) % n}: +1 Corruption on each of their contracts")
+
+    @staticmethod
+    def _corrupt(s: State, q: int) -> None:
+        for c in range(C):
+            if s.owner[c] == q:
+                s.corruption[c] += 1
+
+    @staticmethod
+    def _log(s: State, audience: int, text: str) -> None:
+        if s.events is not None:
+            s.events.append((audience, text))
+
+    # --- the end ----------------------------------------------------------------------------------
+    def scores(self, s: State) -> list[int]:
+        """Seed "End of the Game": cash plus the Keys to the City, in $10,000 units."""
+        return [s.cash[p] + keys_value(s.keys[p]) for p in range(s.n)]
+
+    def final_keys(self, s: State) -> list[tuple]:
+        return [(v,) for v in self.scores(s)]
+
+    # --- information ------------------------------------------------------------------------------
+    def copy_state(self, s: State) -> State:
+        return s.copy()
+
+    def observe(self, s: State, player: int) -> np.ndarray:
+        return observe(self, s, player)
+
+    def resample_hidden(self, s: State, player: int, rng: np.random.Generator) -> State:
+        return resample_hidden(self, s, player, rng)
+
+    def action_name(self, action: int, state: State | None = None) -> str:
+        if state is None or state.actor < 0:
+            return codec.action_name(action)
+        p, n = state.actor, state.n
+        return codec.action_name(
+            action, lambda k: "myself" if k == 0 else (f"player_{(p + k) % n}" if k < n else f"seat +{k}")
+        )
+
+    def render(self, s: State, player: int | None = None) -> str:
+        return render(self, s, player)
