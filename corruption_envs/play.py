@@ -13,6 +13,7 @@ import argparse
 import importlib
 import json
 import secrets
+import shutil
 import sys
 from typing import IO, Any
 
@@ -160,8 +161,26 @@ def show_view(con: Console, env: GameEnv, me: str, moves: list[tuple[int, str]])
     con.say(f"--- your turn, {me} ---")
     con.say(env.render_for(me))
     con.say("Your moves:")
-    for k, (_, name) in enumerate(moves, 1):
-        con.say(f"  {k:>3}. {name}")
+    for line in columns([f"{k:>3}. {name}" for k, (_, name) in enumerate(moves, 1)]):
+        con.say(line)
+
+
+def columns(cells: list[str], min_rows: int = 12) -> list[str]:
+    """`cells` one per line, or in as many columns (numbered downwards) as the terminal fits once
+    there are more than `min_rows`, so a long move list does not push the table off the screen."""
+    if not cells:
+        return []
+    width = shutil.get_terminal_size((100, 24)).columns - 2
+    for ncols in range(max(1, -(-len(cells) // min_rows)), 0, -1):
+        rows = -(-len(cells) // ncols)
+        cols = [cells[c:c + rows] for c in range(0, len(cells), rows)]
+        widths = [max(map(len, col)) + 3 for col in cols]
+        if sum(widths) - 3 <= width or ncols == 1:
+            break
+    return [
+        "  " + "".join(col[r].ljust(w) for col, w in zip(cols, widths) if r < len(col)).rstrip()
+        for r in range(rows)
+    ]
 
 
 def show_events(con: Console, texts: list[str], title: str) -> None:

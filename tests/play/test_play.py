@@ -24,7 +24,7 @@ TABLES = [pytest.param(g, "heuristic", id=g) for g in corruption_envs.list_games
 SEED = 5
 ALWAYS_FIRST = "1\n" * 5000  # more answers than any game asks for
 GAME_OVER = "=== Game over ==="
-MOVE_LINE = re.compile(r"^\s+(\d+)\. (.*)$")
+MOVE_CELL = re.compile(r"(\d+)\. (.+?)(?= {2,}\d+\. |$)")  # one of the columns of a move list
 
 
 def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess:
@@ -41,16 +41,16 @@ def game_args(game: str, opponents: str, *extra: str) -> list[str]:
 
 
 def first_moves(out: str) -> list[str]:
-    """The names in the first numbered move list printed."""
+    """The names in the first move list printed, by their numbers (the list may be in columns)."""
     lines = out.splitlines()
-    start = lines.index("Your moves:") + 1
-    names = []
-    for line in lines[start:]:
-        m = MOVE_LINE.match(line)
-        if not m:
+    cells = {}
+    for line in lines[lines.index("Your moves:") + 1:]:
+        found = MOVE_CELL.findall(line.strip()) if line.startswith("  ") else []
+        if not found:
             break
-        names.append(m.group(2))
-    return names
+        cells.update((int(k), name) for k, name in found)
+    assert sorted(cells) == list(range(1, len(cells) + 1)), cells
+    return [cells[k] for k in sorted(cells)]
 
 
 def replay_env(log: Path):
@@ -169,7 +169,7 @@ def common_fragment(names: list[str]) -> str | None:
         for name in lowered:
             for i in range(len(name) - size + 1):
                 frag = name[i:i + size]
-                if (frag.strip() and not frag.isdigit() and frag not in lowered
+                if (frag.strip() == frag and frag and not frag.isdigit() and frag not in lowered
                         and frag.strip() not in ("q", "?", "quit", "exit", "help")
                         and sum(frag in n for n in lowered) >= 2):
                     return frag
