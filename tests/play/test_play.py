@@ -286,3 +286,30 @@ def test_replay_of_a_file_that_is_not_a_log_is_refused(tmp_path):
     bad.write_text('{"type": "action"}\n')
     done = run(["--replay", str(bad)])
     assert done.returncode == 2 and "does not start with a header line" in done.stderr
+
+
+def toy_policy(path: Path, game: str = "eventful_toy") -> Path:
+    """A small exported policy file for the toy (random weights: only loading and acting matter)."""
+    from corruption_envs.policy import NumpyPolicy
+
+    env = build_env(TOY, {})
+    rng = np.random.default_rng(0)
+    obs, actions = env.observation_layout.size, env.num_actions
+    meta = {"game": game, "game_version": 0, "min_players": 2, "max_players": 4}
+    layer = (rng.normal(size=(obs, 8)), np.zeros(8))
+    head = (rng.normal(size=(8, actions)), np.zeros(actions))
+    return NumpyPolicy([layer], head, "tanh", meta).save(path)
+
+
+def test_a_policy_file_can_sit_in_one_seat_beside_another_kind_of_bot(tmp_path):
+    policy = toy_policy(tmp_path / "toy.npz")
+    done = run(["--game", TOY, "--seed", "1", "--opponents", f"random,{policy}"], ALWAYS_FIRST)
+    assert done.returncode == 0
+    assert f"player_1 (random), player_2 ({policy})" in done.stdout
+    assert GAME_OVER in done.stdout
+
+
+def test_a_policy_file_for_another_game_is_refused_with_the_reason(tmp_path, capsys):
+    policy = toy_policy(tmp_path / "other.npz", game="corruption")
+    assert main(["--game", TOY, "--opponents", str(policy)], Console(io.StringIO(), io.StringIO())) == 2
+    assert "was trained for game 'corruption', not 'eventful_toy'" in capsys.readouterr().err
