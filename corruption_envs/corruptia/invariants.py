@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .scoring import department_values
-from .state import CELL, NEGOTIATE, OVER, SWAP_TAKE, VOTE, WORKER
+from .state import IN_DISCARD, CELL, NEGOTIATE, OVER, SWAP_TAKE, VOTE, WORKER
 from .tables import CRONIES_EACH, DEAL_PER_ROUND, NUM_CARDS, NUM_OFFICIALS, START_HAND
 
 if TYPE_CHECKING:
@@ -44,13 +46,18 @@ def check_invariants(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
         if s.phase == SWAP_TAKE and p == s.actor:
             expected -= 1  # between giving up a card and taking one
         assert len(s.hands[p]) == expected, f"player_{p} holds {len(s.hands[p])} cards, not {expected}"
-        assert s.known[p] <= set(s.hands[p]), "publicly known hand cards are in that hand"
+        assert sorted(np.flatnonzero(s.loc == p).tolist()) == sorted(s.hands[p]), \
+            f"loc mirrors player_{p}'s hand"
+    assert all(s.loc[c] == s.known_at[c] for c in np.flatnonzero(s.known_at >= 0)), \
+        "publicly known hand cards are in that hand"
+    assert sorted(np.flatnonzero(s.loc == IN_DISCARD).tolist()) == sorted(s.discard), \
+        "loc mirrors the discard zone"
     if s.phase == OVER:
         assert all(len(h) == 8 for h in s.hands), "eight cards in each hand at the end"
     if s.phase == SWAP_TAKE:
         assert s.given in s.discard, "the card just given up lies in the discard zone"
-    workers = [a + b for a, b in zip(s.officials, s.cronies)]
-    assert s.values == department_values(s.cell_card, workers, s.placed, rules.neighbours), \
+    assert s.values == department_values(s.cell_card, s.officials, s.cronies, s.placed,
+                                         rules.neighbours), \
         "cached department values match the table"
     for p in range(n):
         assert not s.held[p][p], "nobody holds their own party's blackmail card"

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..core import Layout
 from .codec import MAX_PLAYERS
-from .state import NUM_PHASES, OVER, VOTE
+from .state import IN_DISCARD, NUM_PHASES, OVER, VOTE
 from .tables import DEPT, FINAL_HAND, INCOME, NEED, NUM_CARDS, NUM_DEPTS, NUM_ROUNDS
 
 if TYPE_CHECKING:
@@ -72,35 +72,29 @@ class Observer:
         self.board_channels = 12
         lay.add("board", (rules.grid.size, self.board_channels))
         self.s = {name: lay[name].start for name in lay}
+        self.board_slice = lay["board"]
+        self.known_slice = lay["known_hands"]
+        self.by_dept_range = range(self.s["my_hand_by_dept"], self.s["my_hand_by_dept"] + NUM_DEPTS)
+        # per observer, the seats 1..n-1 places after them, as a column for one broadcast compare
+        self.others = [np.array([(me + k) % self.n for k in range(1, self.n)], np.int8)[:, None]
+                       for me in range(self.n)]
+        self.hand_slice = lay["my_hand"]
+        self.discard_slice = lay["discard_zone"]
+        self.returned_slice = lay["returned_at_setup"]
 
     def observe(self, s: "CorruptiaState", me: int) -> np.ndarray:
+        # Indices of ones and (index, value) pairs are gathered in lists and written in two numpy
+        # calls: scalar numpy writes would dominate the cost.
         o = self.s
-        obs = np.zeros(self.layout.size, np.float32)
         n = self.n
-        obs[o["phase"] + s.phase] = 1
-        if s.phase != OVER:
-            obs[o["round"] + s.round] = 1
-            obs[o["turn"] + s.turn] = 1
-            obs[o["die"] + s.die] = 1
-            obs[o["actor"] + (s.actor - me) % n] = 1
-            obs[o["proposer"] + (s.proposer - me) % n] = 1
-        obs[o["president"] + (s.president - me) % n] = 1
-        hand = s.hands[me]
-        base = o["my_hand"]
-        by_dept = o["my_hand_by_dept"]
-        for c in hand:
-            obs[base + c] = 1
-            obs[by_dept + DEPT[c]] += 1.0 / MAX_HAND
-        base = o["discard_zone"]
-        for c in s.discard:
-            obs[base + c] = 1
-        base = o["known_hands"]
-        for k in range(1, n):
-            for c in s.known[(me + k) % n]:
-                obs[base + (k - 1) * NUM_CARDS + c] = 1
-        base = o["returned_at_setup"]
-        for c in s.returned:
-            obs[base + c] = 1
+        ones = [o["phase"] + s.phase, o["president"] + (s.president - me) % n,
+                o["last_result"] + s.last_result]
+        at: list[int] = []
+        val: list[float] = []
+        live = s.phase != OVER
+        if live:
+            ones += (o["round"] + s.round, o["turn"] + s.turn, o["die"] + s.die,
+                     o["actor"] + (s.actor - me) % n, o["proposer"] + (s.proposer - me) % n)
         voting = s.phase == VOTE
         players = o["players"]
         held_base = o["blackmail_held"]
@@ -109,42 +103,54 @@ class Observer:
         for k in range(n):
             q = (me + k) % n
             row = players + k * PLAYER_FEATURES
-            obs[row] = 1
-            obs[row + 1] = min(s.tokens[q] / TOKENS_SCALE, 1.0)
-            obs[row + 2] = s.reserve[q] / 15.0
-            obs[row + 3] = len(s.hands[q]) / MAX_HAND
             held = s.held[q]
-            obs[row + 4] = sum(held) / (P - 1)
+            ones.append(row)
+            at += (row + 1, row + 2, row + 3, row + 4)
+            val += (min(s.tokens[q] / TOKENS_SCALE, 1.0), s.reserve[q] / 15.0,
+                    len(s.hands[q]) / MAX_HAND, sum(held) / (P - 1))
             if voting and s.votes[q] >= 0:
-                obs[row + 5] = 1
+                ones.append(row + 5)
+            hrow = held_base + k * P
             for j in range(n):
                 if held[(me + j) % n]:
-                    obs[held_base + k * P + j] = 1
-            bm = s.blackmail[q] if s.phase != OVER else None
-            if bm is not None:
-                i = (bm[0] - me) % n
-                obs[bm_base + (i * P + k) * 2 + bm[1]] = 1
+                    ones.append(hrow + j)
+            if live:
+                bm = s.blackmail[q]
+                if bm is not None:
+                    ones.append(bm_base + (((bm[0] - me) % n) * P + k) * 2 + bm[1])
             v = s.last_votes[q]
-            obs[last + k * 4 + (3 if v < 0 else v)] = 1
-        if s.phase != OVER:
+            ones.append(last + k * 4 + (3 if v < 0 else v))
+        if live:
             off = o["offers_now"]
             for f, t, item, vote in s.offers:
-                obs[off + (((f - me) % n * P + (t - me) % n) * 2 + item) * 2 + vote] = 1
-        obs[o["last_result"] + s.last_result] = 1
-        if s.phase != OVER and s.bill >= 0:
-            c = s.bill
-            base = o["proposal"]
-            obs[base + DEPT[c]] = 1
-            obs[base + 5 + INCOME[c] - 1] = 1
-            need0 = NEED[c]
-            for i in (1, 2, 3):
-                obs[base + 7 + i] = need0[i] / 3.0
-                obs[base + 10 + i] = s.need[i] / 3.0
-            obs[base + 14] = s.pending_cronies / 3.0
-            obs[base + 15] = s.workers / 3.0
+                ones.append(off + (((f - me) % n * P + (t - me) % n) * 2 + item) * 2 + vote)
+            if s.bill >= 0:
+                c = s.bill
+                base = o["proposal"]
+                ones += (base + DEPT[c], base + 4 + INCOME[c])
+                need0 = NEED[c]
+                at += (base + 8, base + 9, base + 10, base + 11, base + 12, base + 13,
+                       base + 14, base + 15)
+                val += (need0[1] / 3.0, need0[2] / 3.0, need0[3] / 3.0,
+                        s.need[1] / 3.0, s.need[2] / 3.0, s.need[3] / 3.0,
+                        s.pending_cronies / 3.0, s.workers / 3.0)
+        counts = [0] * NUM_DEPTS
+        for c in s.hands[me]:
+            counts[DEPT[c]] += 1
+        at += self.by_dept_range
+        val += [x / MAX_HAND for x in counts]
         base = o["department_values"]
-        for d in range(NUM_DEPTS):
-            obs[base + d] = min(s.values[d] / VALUE_SCALE, 1.0)
-        board = self.layout["board"]
-        obs[board] = s.board.ravel()
+        at += range(base, base + NUM_DEPTS)
+        val += [min(v / VALUE_SCALE, 1.0) for v in s.values]
+        obs = np.zeros(self.layout.size, np.float32)
+        obs[self.board_slice] = s.board.ravel()
+        loc = s.loc
+        obs[self.hand_slice] = loc == me
+        obs[self.discard_slice] = loc == IN_DISCARD
+        if s.returned:
+            obs[self.returned_slice] = s.returned_vec
+        # row k - 1: cards known to be in the hand of the player k seats after me
+        obs[self.known_slice].reshape(P - 1, NUM_CARDS)[: n - 1] = s.known_at == self.others[me]
+        obs[ones] = 1.0
+        obs[at] = val
         return obs

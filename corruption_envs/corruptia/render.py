@@ -38,7 +38,7 @@ def render_state(rules: "CorruptiaRules", s: "CorruptiaState", player: int | Non
         if player is None or player == p:
             hand = "; ".join(card_label(c) for c in sorted(s.hands[p]))
         else:
-            seen = "; ".join(card_label(c) for c in sorted(s.known[p]))
+            seen = "; ".join(card_label(c) for c in s.hands[p] if s.known_at[c] == p)
             hand = f"{len(s.hands[p])} cards" + (f" (known: {seen})" if seen else "")
         vote = ""
         if s.phase == VOTE and s.votes[p] >= 0:

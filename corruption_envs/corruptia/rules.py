@@ -19,8 +19,9 @@ from .observer import Observer
 from .render import render_state
 from .scoring import department_values, player_score
 from .state import (
-    ABSENT, BILL, CELL, CRONY, DISCARD, NEGOTIATE, NO, OVER, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE,
-    VOTE_NAMES, WORKER, YES, ITEM_NAMES, CorruptiaState,
+    ABSENT, BILL, CELL, CRONY, DISCARD, IN_BOX, IN_DECK, IN_DISCARD, ITEM_NAMES, NEGOTIATE, NO,
+    ON_TABLE, OVER, PROPOSED, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE, VOTE_NAMES, WORKER, YES,
+    CorruptiaState,
 )
 from .tables import (
     CARDS_REMOVED, CRONIES_EACH, DEAL_PER_ROUND, DEPARTMENTS, DEPT, DIE_FACES, DISCARD_PER_ROUND,
@@ -94,6 +95,11 @@ class CorruptiaRules(Rules):
             s.deck.extend(replaced)
             rng.shuffle(s.deck)
             s.returned.update(replaced)
+        s.returned_vec = np.zeros(NUM_CARDS, np.float32)
+        s.returned_vec[list(s.returned)] = 1.0
+        s.loc = np.full(NUM_CARDS, IN_DECK, np.int8)
+        s.loc[s.box] = IN_BOX
+        s.known_at = np.full(NUM_CARDS, -1, np.int8)
         size = self.grid.size
         s.cell_card = [-1] * size
         s.officials = [0] * size
@@ -103,10 +109,12 @@ class CorruptiaRules(Rules):
         for cell, card in zip(self.grid.triangle, triangle):
             s.officials[cell] = OFFICIALS_PER_START_BILL  # setup 3
             self._place(s, cell, card)
-        s.values = department_values(s.cell_card, self._workers(s), s.placed, self.neighbours)
+        s.values = department_values(s.cell_card, s.officials, s.cronies, s.placed, self.neighbours)
         s.hands = [[s.deck.pop() for _ in range(START_HAND)] for _ in range(n)]  # setup 8
         s.discard = [s.deck.pop() for _ in range(n)]  # setup 9
-        s.known = [set() for _ in range(n)]
+        for p in range(n):
+            s.loc[s.hands[p]] = p
+        s.loc[s.discard] = IN_DISCARD
         s.held = [[p != q for q in range(n)] for p in range(n)]  # setup 5
         s.reserve = [CRONIES_EACH] * n  # setup 6
         s.tokens = [0] * n  # rulings: tokens start at 0
@@ -130,15 +138,13 @@ class CorruptiaRules(Rules):
 
     def _place(self, s: CorruptiaState, cell: int, card: int) -> None:
         s.cell_card[cell] = card
+        s.loc[card] = ON_TABLE
         s.placed.append(cell)
         row = s.board[cell]
         row[CH_DEPT + DEPT[card]] = 1.0
         row[CH_INCOME + INCOME[card] - 1] = 1.0
         row[CH_OFFICIALS] = s.officials[cell] / OFFICIALS_SCALE
         row[CH_CRONIES] = s.cronies[cell] / CRONIES_SCALE
-
-    def _workers(self, s: CorruptiaState) -> list[int]:
-        return [a + b for a, b in zip(s.officials, s.cronies)]
 
     @staticmethod
     def _cards(cards: list[int]) -> str:
@@ -150,10 +156,12 @@ class CorruptiaRules(Rules):
             p = (s.president + k) % n
             dealt = [s.deck.pop() for _ in range(DEAL_PER_ROUND)]
             s.hands[p].extend(dealt)
+            s.loc[dealt] = p
             if s.events is not None:
                 s.events.append((p, f"round {s.round + 1}: you are dealt {self._cards(dealt)}"))
         shown = [s.deck.pop() for _ in range(DISCARD_PER_ROUND)]
         s.discard.extend(shown)
+        s.loc[shown] = IN_DISCARD
         if s.events is not None:
             s.events.append((-1, f"round {s.round + 1} begins; player_{s.president} is President; "
                                  f"revealed to the discard zone: {self._cards(shown)}"))
@@ -293,7 +301,8 @@ class CorruptiaRules(Rules):
         if phase == BILL:
             s.bill = action
             s.hands[p].remove(action)
-            s.known[p].discard(action)
+            s.loc[action] = PROPOSED
+            s.known_at[action] = -1
             s.played[p] += 1
             s.need = list(NEED[action])
             s.phase = CELL
@@ -325,8 +334,9 @@ class CorruptiaRules(Rules):
                 self._next_swap(s)
             else:
                 s.hands[p].remove(action)
-                s.known[p].discard(action)
+                s.known_at[action] = -1
                 s.discard.append(action)
+                s.loc[action] = IN_DISCARD
                 s.given = action
                 s.phase = SWAP_TAKE
                 if s.events is not None:
@@ -334,14 +344,16 @@ class CorruptiaRules(Rules):
         elif phase == SWAP_TAKE:
             s.discard.remove(action)
             s.hands[p].append(action)
-            s.known[p].add(action)  # taken from the face-up zone: everyone knows it is in p's hand
+            s.loc[action] = p
+            s.known_at[action] = p  # taken from the face-up zone: everyone knows it is in p's hand
             if s.events is not None:
                 s.events.append((-1, f"player_{p} takes {card_label(action)} from the discard zone"))
             self._next_swap(s)
         elif phase == DISCARD:
             s.hands[p].remove(action)
-            s.known[p].discard(action)
+            s.known_at[action] = -1
             s.discard.append(action)
+            s.loc[action] = IN_DISCARD
             s.played[p] += 1
             if s.events is not None:
                 s.events.append((-1, f"player_{p} cannot staff any bill and discards "
@@ -446,9 +458,10 @@ class CorruptiaRules(Rules):
             s.officials[s.cell] += moved
             s.cronies[s.cell] += s.pending_cronies  # fixed there for the rest of the game
             self._place(s, s.cell, s.bill)
-            s.values = department_values(s.cell_card, self._workers(s), s.placed, self.neighbours)
+            s.values = department_values(s.cell_card, s.officials, s.cronies, s.placed, self.neighbours)
         else:
             s.discard.append(s.bill)
+            s.loc[s.bill] = IN_DISCARD
             s.reserve[p] += s.pending_cronies
         if s.events is not None:
             tally = ", ".join(f"player_{q} {VOTE_NAMES[v]}" for q, v in enumerate(votes))
@@ -532,7 +545,7 @@ class CorruptiaRules(Rules):
         pool = s.deck + s.box
         for q in range(n):
             if q != player:
-                pool.extend(c for c in s.hands[q] if c not in s.known[q])
+                pool.extend(c for c in s.hands[q] if s.known_at[c] != q)
         # cards seen at setup and shuffled back are known not to be in the box
         free = [c for c in pool if c not in s.returned]
         bound = [c for c in pool if c in s.returned]
@@ -543,12 +556,15 @@ class CorruptiaRules(Rules):
         rng.shuffle(rest)
         for q in range(n):
             if q != player:
-                kept = [c for c in s.hands[q] if c in s.known[q]]
+                kept = [c for c in s.hands[q] if s.known_at[c] == q]
                 draw = len(s.hands[q]) - len(kept)
                 new.hands[q] = kept + rest[len(rest) - draw:] if draw else kept
                 if draw:
                     del rest[len(rest) - draw:]
+                new.loc[new.hands[q]] = q
         new.deck = rest
+        new.loc[rest] = IN_DECK
+        new.loc[new.box] = IN_BOX
         if s.phase == VOTE:  # votes cast so far are secret
             for q in range(n):
                 if q != player and s.votes[q] >= 0:

@@ -8,13 +8,14 @@ from .tables import CRONY_POINTS, DEPT, NUM_DEPTS, TOKEN_POINTS
 
 def department_values(
     cell_card: Sequence[int],
-    workers: Sequence[int],
+    officials: Sequence[int],
+    cronies: Sequence[int],
     placed: Sequence[int],
     neighbours: Sequence[Sequence[int]],
 ) -> list[int]:
     """Per department, the sum over its blocks of adjacent bills of (bills in block) x (workers on them).
 
-    `cell_card[i]` is the card on cell i (-1 empty), `workers[i]` the officials plus Cronies on it.
+    `cell_card[i]` is the card on cell i (-1 empty); officials[i] + cronies[i] are its workers.
     """
     values = [0] * NUM_DEPTS
     seen = set()
@@ -28,7 +29,7 @@ def department_values(
         while stack:
             i = stack.pop()
             bills += 1
-            staff += workers[i]
+            staff += officials[i] + cronies[i]
             for j in neighbours[i]:
                 if j >= 0 and j not in seen and cell_card[j] >= 0 and DEPT[cell_card[j]] == dept:
                     seen.add(j)

@@ -11,6 +11,9 @@ PHASE_NAMES = (
 )
 NUM_PHASES = len(PHASE_NAMES)
 
+# Where a card is (state.loc): seats 0..4 are hands, then these.
+IN_DECK, IN_BOX, IN_DISCARD, ON_TABLE, PROPOSED = 5, 6, 7, 8, 9
+
 # Votes (-1 = not cast yet).
 YES, NO, ABSENT = 0, 1, 2
 VOTE_NAMES = ("YES", "NO", "ABSENT")
@@ -20,10 +23,13 @@ ITEM_NAMES = ("Crony", "Citizen Support Token")
 
 
 class CorruptiaState:
-    """Everything about one game. Lists of ints for speed; `board` mirrors the table for observe()."""
+    """Everything about one game. Lists of ints for speed; `loc` (where each card is), `known_at` (the
+    seat everyone saw take a card from the discard zone, else -1) and `board` mirror the lists as
+    numpy arrays for observe()."""
 
     __slots__ = (
-        "rng", "events", "n", "deck", "box", "discard", "hands", "known", "returned",
+        "rng", "events", "n", "deck", "box", "discard", "hands", "loc", "known_at", "returned",
+        "returned_vec",
         "cell_card", "officials", "cronies", "placed", "board", "values",
         "tokens", "reserve", "held", "president", "round", "turn", "phase", "actor", "die",
         "bill", "cell", "need", "pending", "pending_cronies", "workers", "candidates",
@@ -42,8 +48,10 @@ class CorruptiaState:
         new.box = self.box[:]
         new.discard = self.discard[:]
         new.hands = [h[:] for h in self.hands]
-        new.known = [k.copy() for k in self.known]
-        new.returned = self.returned.copy()
+        new.loc = self.loc.copy()
+        new.known_at = self.known_at.copy()
+        new.returned = self.returned  # fixed at setup, never mutated
+        new.returned_vec = self.returned_vec
         new.cell_card = self.cell_card[:]
         new.officials = self.officials[:]
         new.cronies = self.cronies[:]
