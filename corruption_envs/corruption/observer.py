@@ -10,7 +10,7 @@ import numpy as np
 
 from .state import ASSIGNED, CONTRACT, HAND, OVER, SWISS, TABLE, CorruptionState
 from .tables import (
-    CARD_KIND, CARDS_PER_ROUND, CONTRACT_VALUE, MAX_CONTRACT_VALUE, MAX_PLAYERS, NUM_BODIES,
+    KIND_CARDS, CARD_KIND, CARDS_PER_ROUND, CONTRACT_VALUE, MAX_CONTRACT_VALUE, MAX_PLAYERS, NUM_BODIES,
     NUM_BRIBES, NUM_CONTRACTS, NUM_KINDS, NUM_ROUNDS, REPORTER, TOTAL_CONTRACT_VALUE,
 )
 from ..core import Layout
@@ -18,6 +18,10 @@ from ..core import Layout
 P, C = MAX_PLAYERS, NUM_CONTRACTS
 # Weight of a card in the per-kind counts: the two Reporters count 1/2 each, so a piece is <= 1.
 CARD_WEIGHT = np.where(CARD_KIND == REPORTER, 0.5, 1.0).astype(np.float32)
+KIND_T = tuple(int(k) for k in CARD_KIND)
+WEIGHT_T = tuple(float(w) for w in CARD_WEIGHT)
+# weights of cards 6..9 into chars_gone's three columns
+GONE_MATRIX = np.array([[1, 0, 0], [0, 0.5, 0], [0, 0.5, 0], [0, 0, 1]], np.float32)
 # Character id -> column of chars_gone (DA, Reporters, Hit Man)
 CHAR_COLUMN = np.array([0, 0, 0, 0, 0, 0, 0, 1, 1, 2], np.int64)
 # contract_where columns: 0 deck (unseen), 1..3 on the table under a body, 4 won, 5 lost
@@ -68,8 +72,17 @@ class Observer:
         self.rel = [np.array([(q - p) % n for q in range(n)], np.int64) for p in range(n)]
         self.me = [np.arange(n)[:, None] == p for p in range(n)]
         self.contract_ids = np.arange(C, dtype=np.int64)
+        self.seats = np.arange(n)
+        # ROT[p, r]: the absolute seat at relative position r from p
+        self.rot = (self.seats[:, None] + self.seats[None, :]) % n
+        # rel_index[q][p]: p's row start plus q's relative position from p, into the flat obs array
+        size = self.layout.size
+        self.rel_index = [self.seats * size + (q - self.seats) % n for q in range(n)]
+        self.row_base = self.seats * size
+        self.rel_of = [(q - self.seats) % n for q in range(n)]
 
-    def observe(self, s: CorruptionState, p: int) -> np.ndarray:
+    def full(self, s: CorruptionState, p: int) -> np.ndarray:
+        """`p`'s observation computed from scratch (the reference the incremental one must equal)."""
         o = self.off
         obs = self.template.copy()
         rel = self.rel[p]
@@ -112,7 +125,7 @@ class Observer:
         obs[o["contract_outcome"] + done * 3 + s.outcome[done] - 1] = 1
         obs[o["contract_new"]: o["contract_new"] + C] = (s.dealt_round == s.round) & (cloc == TABLE)
 
-        if 0 < s.phase < OVER:
+        if 0 < s.phase < OVER and s.qpos < len(s.queue):
             q, card = s.queue[s.qpos]
             obs[o["decision_kind"] + CARD_KIND[card]] = 1
             if s.phase == 1:
@@ -120,3 +133,115 @@ class Observer:
             else:
                 obs[o["decision_contract"] + where[q, card]] = 1
         return obs
+
+    # --- incremental upkeep of state.obs (one row per seat), called by the rules after each change ---
+    def rebuild(self, s: CorruptionState) -> None:
+        """Every seat's row from scratch (after bulk changes: a new round, a resample)."""
+        if s.obs is None:
+            s.obs = np.empty((self.n, self.layout.size), np.float32)
+        for p in range(self.n):
+            s.obs[p] = self.full(s, p)
+
+    def rebuild_empty_table(self, s: CorruptionState) -> None:
+        """Every seat's row when no card is on the table (a new round, the end): a few array ops."""
+        o, n, rot, seats = self.off, self.n, self.rot, self.seats
+        if s.obs is None:
+            s.obs = np.empty((n, self.layout.size), np.float32)
+        obs = s.obs
+        obs[:] = self.template
+        obs[:, o["my_hand"]: o["my_hand"] + 10] = s.loc == HAND
+        if s.phase != OVER:
+            obs[:, o["round"] + s.round] = 1
+            obs[:, o["phase"] + s.phase] = 1
+            obs[seats, o["to_act"] + (s.to_act - seats) % n] = 1
+        obs[seats, o["leader"] + (s.leader - seats) % n] = 1
+        obs[:, o["placed"]: o["placed"] + n] = (s.placed * (1 / CARDS_PER_ROUND))[rot]
+        obs[:, o["on_contracts"]: o["on_contracts"] + n] = (s.on_contracts * (1 / CARDS_PER_ROUND))[rot]
+        obs[:, o["score"]: o["score"] + n] = (s.won_value * (1 / TOTAL_CONTRACT_VALUE))[rot]
+        obs[:, o["contracts_won"]: o["contracts_won"] + n] = (s.won_count * (1 / C))[rot]
+        gone = (s.public[:, 6:] & (s.loc[:, 6:] != HAND)) @ GONE_MATRIX
+        obs[:, o["chars_gone"]: o["chars_gone"] + 3 * n] = gone[rot].reshape(n, 3 * n)
+        cloc = s.cloc.astype(np.int64)
+        code = WHERE_BASE[cloc] + np.where(cloc == TABLE, s.cbody, 0)
+        obs[:, o["contract_where"] + self.contract_ids * 6 + code] = 1
+        won = np.flatnonzero(s.cowner >= 0)
+        owners = s.cowner[won].astype(np.int64)
+        obs[np.repeat(seats, won.size),
+            (o["contract_winner"] + won * P + (owners[None, :] - seats[:, None]) % n).ravel()] = 1
+        done = np.flatnonzero(s.outcome)
+        obs[:, o["contract_outcome"] + done * 3 + s.outcome[done] - 1] = 1
+        obs[:, o["contract_new"]: o["contract_new"] + C] = (s.dealt_round == s.round) & (cloc == TABLE)
+
+    def card_place(self, s: CorruptionState, q: int, card: int, loc: int, place: int) -> None:
+        """Refresh what every seat sees of seat q's cards of `card`'s kind at (loc, place)."""
+        q, card, loc, place = int(q), int(card), int(loc), int(place)
+        o, S = self.off, self.layout.size
+        flat = s.obs.reshape(-1)
+        rows = self.rel_index[q]  # index of seat q's relative position in each seat's row
+        if loc == CONTRACT:
+            known_all = known_own = 0.0
+            for k in KIND_CARDS[KIND_T[card]]:
+                if s.loc[q, k] == CONTRACT and s.where[q, k] == place:
+                    if s.public[q, k]:
+                        known_all += WEIGHT_T[k]
+                    else:
+                        known_own += WEIGHT_T[k]
+            base = o["cards"] + place * (P * NUM_KINDS) + KIND_T[card]
+            flat[self.row_base + self.rel_of[q] * NUM_KINDS + base] = known_all
+            flat[q * S + base] = known_all + known_own
+            flat[rows + (o["facedown"] + place * P)] = s.hidden[q][place] / CARDS_PER_ROUND
+        elif loc == SWISS:
+            here = s.loc[q, card] == SWISS and s.where[q, card] == place
+            base = o["swiss"] + place * (P * NUM_BRIBES) + card
+            flat[self.row_base + self.rel_of[q] * NUM_BRIBES + base] = 1.0 if here and s.public[q, card] else 0.0
+            flat[q * S + base] = 1.0 if here else 0.0
+            flat[rows + (o["swiss_facedown"] + place * P)] = s.hidden[q][C + place] / CARDS_PER_ROUND
+        else:  # ASSIGNED (always public)
+            here = s.loc[q, card] == ASSIGNED and s.where[q, card] == place
+            base = o["assigned"] + place * (P * NUM_BRIBES) + card
+            flat[self.row_base + self.rel_of[q] * NUM_BRIBES + base] = 1.0 if here else 0.0
+
+    def outcome(self, s: CorruptionState, c: int) -> None:
+        """Refresh contract c's last Phase III outcome for every seat."""
+        start = self.off["contract_outcome"] + int(c) * 3
+        s.obs[:, start: start + 3] = 0
+        if s.outcome[c]:
+            s.obs[:, start + int(s.outcome[c]) - 1] = 1
+
+    def seat(self, s: CorruptionState, q: int, card: int) -> None:
+        """Refresh seat q's counters and hand after q's `card` moved."""
+        q, card = int(q), int(card)
+        o, S = self.off, self.layout.size
+        flat = s.obs.reshape(-1)
+        rows = self.rel_index[q]
+        flat[q * S + o["my_hand"] + card] = s.loc[q, card] == HAND
+        flat[rows + o["placed"]] = s.placed[q] / CARDS_PER_ROUND
+        flat[rows + o["on_contracts"]] = s.on_contracts[q] / CARDS_PER_ROUND
+        if card >= NUM_BRIBES:
+            column = CHAR_COLUMN[card]
+            gone = 0.0
+            for k in range(NUM_BRIBES, 10):
+                if CHAR_COLUMN[k] == column and s.public[q, k] and s.loc[q, k] != HAND:
+                    gone += WEIGHT_T[k]
+            flat[self.row_base + self.rel_of[q] * 3 + (o["chars_gone"] + column)] = gone
+
+    def turn(self, s: CorruptionState, old_phase: int, old_to_act: int) -> None:
+        """Refresh the phase, the seat to act and the Phase III decision after a move."""
+        o = self.off
+        obs = s.obs
+        if old_phase != s.phase:
+            obs[:, o["phase"]: o["phase"] + 4] = 0
+            if s.phase != OVER:
+                obs[:, o["phase"] + s.phase] = 1
+        flat = obs.reshape(-1)
+        if old_to_act >= 0:
+            flat[self.rel_index[old_to_act] + o["to_act"]] = 0
+        if s.phase != OVER:
+            flat[self.rel_index[s.to_act] + o["to_act"]] = 1
+        if old_phase != 0 or s.phase != 0:
+            obs[:, o["decision_kind"]: o["decision_body"] + NUM_BODIES] = 0
+            if 0 < s.phase < OVER:
+                q, card = s.queue[s.qpos]
+                obs[:, o["decision_kind"] + CARD_KIND[card]] = 1
+                piece = "decision_body" if s.phase == 1 else "decision_contract"
+                obs[:, o[piece] + int(s.where[q, card])] = 1

@@ -80,6 +80,8 @@ class CorruptionRules(Rules):
         s.placed[:] = 0
         s.on_contracts[:] = 0
         s.to_act = s.leader
+        self._rebuild_masks(s)
+        self.observer.rebuild_empty_table(s)
         if s.events is not None:
             new = ", ".join(
                 f"{CONTRACT_NAMES[c]} (${CONTRACT_VALUE[c]}k) under {BODIES[s.cbody[c]]}"
@@ -87,6 +89,17 @@ class CorruptionRules(Rules):
             )
             s.events.append((-1, f"Round {s.round + 1}: dealt {new}"))
             s.events.append((-1, f"player_{s.leader} plays first"))
+
+    def _rebuild_masks(self, s: CorruptionState) -> None:
+        """Phase II masks: each kind a seat holds on every contract on the table; bribes on any Swiss
+        account."""
+        s.pmask = np.zeros((self.num_players, NUM_ACTIONS), np.int8)
+        on_table = s.cloc == TABLE
+        for p in range(self.num_players):
+            hand = s.loc[p] == HAND
+            has_kind = (hand @ KIND_MATRIX) > 0
+            s.pmask[p, PLAY:SWISS] = np.outer(has_kind, on_table).ravel()
+            s.pmask[p, SWISS:ASSIGN] = np.repeat(hand[:NUM_BRIBES], NUM_BODIES)
 
     def _next_leader(self, s: CorruptionState) -> int:
         """Most total value, then most contracts, then the earliest seat after the last first player."""
@@ -105,13 +118,8 @@ class CorruptionRules(Rules):
         mask = np.zeros(NUM_ACTIONS, np.int8)
         p = s.to_act
         if s.phase == CORRUPTION:
-            hand = s.loc[p] == HAND
-            has_kind = (hand @ KIND_MATRIX) > 0
-            on_table = s.cloc == TABLE
-            mask[PLAY:SWISS] = np.outer(has_kind, on_table).ravel()
-            # Swiss accounts take bribes only, on any of the three bodies
-            mask[SWISS:ASSIGN] = np.repeat(hand[:NUM_BRIBES], NUM_BODIES)
-        elif s.phase == SWISS_STEP:
+            return s.pmask[p].copy()
+        if s.phase == SWISS_STEP:
             q, card = s.queue[s.qpos]
             mask[ASSIGN:KILL] = (s.cloc == TABLE) & (s.cbody == s.where[q, card])
         elif s.phase == HIT_STEP:
@@ -126,6 +134,7 @@ class CorruptionRules(Rules):
         return mask
 
     def apply(self, s: CorruptionState, action: int) -> None:
+        old_phase, old_to_act, old_round = s.phase, s.to_act, s.round
         if s.phase == CORRUPTION:
             self._place(s, action)
         elif s.phase == SWISS_STEP:
@@ -136,6 +145,8 @@ class CorruptionRules(Rules):
             self._remove(s, action)
         else:
             raise ValueError("the game is over")
+        if s.round == old_round:  # (a new round rebuilt every observation)
+            self.observer.turn(s, old_phase, old_to_act)
 
     # --- Phase II ------------------------------------------------------------------------------------
     def _place(self, s: CorruptionState, action: int) -> None:
@@ -148,14 +159,24 @@ class CorruptionRules(Rules):
             # round r: each player's first r cards on contracts are face-up (Swiss plays not counted)
             faceup = s.on_contracts[p] <= s.round + 1
             s.public[p, card] = faceup
+            if not faceup:
+                s.hidden[p][c] += 1
         else:
             card, c = divmod(action - SWISS, NUM_BODIES)
             s.loc[p, card] = ON_SWISS  # always face-down
             faceup = False
+            s.hidden[p][NUM_CONTRACTS + c] += 1
         s.where[p, card] = c
         s.seq[p, card] = s.turn
         s.placed[p] += 1
         s.turn += 1
+        self.observer.card_place(s, p, card, s.loc[p, card], c)
+        self.observer.seat(s, p, card)
+        kind = CARD_KIND[card]
+        if all(s.loc[p, k] != HAND for k in KIND_CARDS[kind]):
+            s.pmask[p, PLAY + kind * NUM_CONTRACTS: PLAY + (kind + 1) * NUM_CONTRACTS] = 0
+            if kind < NUM_BRIBES:
+                s.pmask[p, SWISS + kind * NUM_BODIES: SWISS + (kind + 1) * NUM_BODIES] = 0
         if s.events is not None:
             self._log_place(s, p, card, c, faceup)
         if s.turn == CARDS_PER_ROUND * self.num_players:
@@ -191,8 +212,17 @@ class CorruptionRules(Rules):
                 place = (f"{BODIES[s.where[p, card]]}'s Swiss account" if s.loc[p, card] == ON_SWISS
                          else CONTRACT_NAMES[s.where[p, card]])
                 s.events.append((-1, f"revealed: player_{p}'s {KIND_NAMES[CARD_KIND[card]]} on {place}"))
+        hidden = played & ~s.public
         s.public |= played
-        s.outcome[s.cloc == TABLE] = 0
+        s.hidden = [[0] * (NUM_CONTRACTS + NUM_BODIES) for _ in range(self.num_players)]
+        for q, card in zip(*np.nonzero(hidden)):
+            self.observer.card_place(s, q, card, s.loc[q, card], s.where[q, card])
+            if card >= NUM_BRIBES:
+                self.observer.seat(s, q, card)
+        # (last round's outcomes are cleared; phase and decision follow in apply's observer.turn)
+        for c in np.flatnonzero(s.outcome * (s.cloc == TABLE)):
+            s.outcome[c] = 0
+            self.observer.outcome(s, c)
         s.phase = SWISS_STEP
         s.queue = self._in_play_order(s, s.loc == ON_SWISS)
         s.qpos = 0
@@ -224,6 +254,7 @@ class CorruptionRules(Rules):
                     s.to_act = q
                     return
                 s.loc[q, card] = USED  # no target: removed without effect
+                self.observer.card_place(s, q, card, CONTRACT, s.where[q, card])
                 if s.events is not None:
                     s.events.append((-1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[s.where[q, card]]} "
                                          "has no target and is removed"))
@@ -241,6 +272,7 @@ class CorruptionRules(Rules):
                     return
                 if s.loc[q, card] == CONTRACT:
                     s.loc[q, card] = USED
+                    self.observer.card_place(s, q, card, CONTRACT, s.where[q, card])
                     if s.events is not None:
                         s.events.append((-1, f"player_{q}'s Reporter on "
                                              f"{CONTRACT_NAMES[s.where[q, card]]} finds no bribe"))
@@ -250,8 +282,11 @@ class CorruptionRules(Rules):
 
     def _assign(self, s: CorruptionState, c: int) -> None:
         q, card = s.queue[s.qpos]
+        body = s.where[q, card]
         s.loc[q, card] = ASSIGNED
         s.where[q, card] = c
+        self.observer.card_place(s, q, card, ON_SWISS, body)
+        self.observer.card_place(s, q, card, ASSIGNED, c)
         if s.events is not None:
             s.events.append((-1, f"player_{q} assigns Swiss {KIND_NAMES[CARD_KIND[card]]} to "
                                  f"{CONTRACT_NAMES[c]} (half value)"))
@@ -287,6 +322,9 @@ class CorruptionRules(Rules):
         # the Hit Man is discarded with its victim (rulings)
         s.loc[q, victim] = USED
         s.loc[p, card] = USED
+        c = s.where[p, card]
+        self.observer.card_place(s, q, victim, CONTRACT, c)
+        self.observer.card_place(s, p, card, CONTRACT, c)
         if s.events is not None:
             s.events.append((-1, f"player_{p}'s Hit Man kills player_{q}'s "
                                  f"{KIND_NAMES[CARD_KIND[victim]]} on {CONTRACT_NAMES[s.where[p, card]]}"))
@@ -298,10 +336,15 @@ class CorruptionRules(Rules):
         das = (s.loc[:, DA_CARD] == CONTRACT)
         for c in sorted(set(int(x) for x in s.where[das, DA_CARD])):
             here = ((s.loc == CONTRACT) | (s.loc == ASSIGNED)) & (s.where == c)
+            before = s.loc.copy()
             s.loc[here & IS_BRIBE] = HAND
             s.loc[here & ~IS_BRIBE] = USED
             s.where[here] = -1
+            for q, card in zip(*np.nonzero(here)):
+                self.observer.card_place(s, int(q), int(card), int(before[q, card]), c)
+                self.observer.seat(s, int(q), int(card))
             s.outcome[c] = CANCELLED
+            self.observer.outcome(s, c)
             if s.events is not None:
                 s.events.append((-1, f"a District Attorney cancels {CONTRACT_NAMES[c]}: deferred, "
                                      "bribes returned"))
@@ -322,10 +365,13 @@ class CorruptionRules(Rules):
             q = (p + rel) % self.num_players
             s.loc[q, bribe] = HAND
             s.where[q, bribe] = -1
+            self.observer.card_place(s, q, bribe, CONTRACT, c)
+            self.observer.seat(s, q, bribe)
             if s.events is not None:
                 s.events.append((-1, f"player_{p}'s Reporter removes player_{q}'s "
                                      f"{KIND_NAMES[bribe]} from {CONTRACT_NAMES[c]}"))
         s.loc[p, card] = USED
+        self.observer.card_place(s, p, card, CONTRACT, c)
         s.qpos += 1
         self._advance(s)
 
@@ -377,6 +423,7 @@ class CorruptionRules(Rules):
             s.cloc[s.cloc == TABLE] = LOST
             s.phase = OVER
             s.to_act = -1
+            self.observer.rebuild_empty_table(s)
             if s.events is not None:
                 s.events.append((-1, "game over: " + ", ".join(
                     f"player_{p} ${s.won_value[p]}k" for p in range(self.num_players))))
@@ -397,7 +444,7 @@ class CorruptionRules(Rules):
 
     # --- information ---------------------------------------------------------------------------------
     def observe(self, s: CorruptionState, player: int) -> np.ndarray:
-        return self.observer.observe(s, player)
+        return s.obs[player].copy()
 
     def resample_hidden(
         self, s: CorruptionState, player: int, rng: np.random.Generator
@@ -427,6 +474,8 @@ class CorruptionRules(Rules):
                 for arr in (new.loc, new.where, new.seq, new.public):
                     arr[q, a], arr[q, b] = arr[q, b], arr[q, a]
         new.deck = [new.deck[i] for i in rng.permutation(len(new.deck))]
+        self._rebuild_masks(new)
+        self.observer.rebuild(new)
         return new
 
     @staticmethod

@@ -37,7 +37,7 @@ class CorruptionState:
         "rng", "events", "n", "round", "phase", "to_act", "leader", "turn",
         "loc", "where", "seq", "public", "placed", "on_contracts", "play_count",
         "deck", "cloc", "cbody", "cowner", "outcome", "dealt_round",
-        "won_value", "won_count", "queue", "qpos",
+        "won_value", "won_count", "queue", "qpos", "obs", "pmask", "hidden",
     )
 
     def __init__(self, rng: np.random.Generator, n: int) -> None:
@@ -67,6 +67,12 @@ class CorruptionState:
         # Phase III: the cards (player, card id) of the current step in play order, and the one on turn
         self.queue: list[tuple[int, int]] = []
         self.qpos = 0
+        # kept up to date by the rules (the hot path): each seat's observation, and each seat's
+        # Phase II mask (which kinds it still holds x the contracts on the table)
+        self.obs: np.ndarray | None = None
+        self.pmask: np.ndarray | None = None
+        # face-down cards per seat on each contract (0..23) and Swiss account (24..26)
+        self.hidden: list[list[int]] = [[0] * 27 for _ in range(n)]
 
     def copy(self) -> "CorruptionState":
         new = object.__new__(CorruptionState)
@@ -79,6 +85,9 @@ class CorruptionState:
         for name in ("loc", "where", "seq", "public", "placed", "on_contracts", "cloc", "cbody",
                      "cowner", "outcome", "dealt_round", "won_value", "won_count"):
             setattr(new, name, getattr(self, name).copy())
+        new.obs = None if self.obs is None else self.obs.copy()
+        new.pmask = None if self.pmask is None else self.pmask.copy()
+        new.hidden = [row[:] for row in self.hidden]
         new.deck = self.deck[:]
         new.queue = self.queue[:]
         return new
