@@ -6,6 +6,13 @@ You see only your own seat's view: the table as your seat sees it, the events yo
 last move, and your legal moves as a numbered list. Type a move's number or an unambiguous part of its
 name (case-insensitive); `?` shows the view again; `q` or end of input quits. `--seed` replays a game;
 `--log FILE` writes it as JSON lines that `--replay FILE` re-runs and shows step by step.
+
+Log format, one JSON object a line (written and flushed as the game goes, so a quit game replays too):
+  {"type": "header", "game", "env", "players", "seed", "config", "seats": {agent: spec}, "human"}
+  {"type": "action", "agent", "index", "name", "events": [public event texts it caused]}   per move
+  {"type": "end", "scores", "ranks", "winners"}  or  {"type": "quit", "agent"}
+Replay rebuilds the env from game + config, resets it with the seed and plays the logged indices,
+stopping with exit status 1 at the first one that is not the logged agent's or not legal.
 """
 from __future__ import annotations
 

@@ -271,9 +271,8 @@ def test_unknown_game_names_the_installed_ones(capsys):
     assert "unknown or not installed game 'chess'" in capsys.readouterr().err
 
 
-def test_replay_step_by_step_waits_shows_the_table_on_question_mark_and_stops_on_q(tmp_path):
-    log = tmp_path / "toy.jsonl"
-    run(game_args(TOY, "random", "--log", str(log)), ALWAYS_FIRST)
+def test_replay_step_by_step_waits_shows_the_table_on_question_mark_and_stops_on_q(full_games):
+    _, log = full_games(TOY, "random")
     shown = run(["--replay", str(log), "--step"], "\n?\nq\n")
     assert shown.returncode == 0
     assert re.findall(r"^ *(\d+)\. ", shown.stdout, re.M) == ["1", "2"]
