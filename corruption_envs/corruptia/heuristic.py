@@ -1,7 +1,226 @@
-"""Placeholder replaced below."""
-from ..core import RandomAgent
+"""A rule-based Corruptia player that reads only its observation, its mask and the static config.
+
+Strategy, as a guide would put it:
+- Your hand is your portfolio: a department is worth (bills in each block) x (workers on them), and
+  every card of it you hold at the end scores that value. Propose bills of the departments you hold
+  most of, next to bills of the same department, so the blocks grow.
+- Staff bills with Public Officials taken from departments you do not hold; a Crony in your reserve is
+  worth 5 points at the end, so spend one only when no fitting official is left.
+- Vote for bills that raise the departments in your hand, and collect the People's favour: YES on the
+  die's department and NO in a revolution each bring a token (5 points). Obey blackmail (disobeying
+  costs a token) unless the bill matters more; take offers that pay for the vote you would cast anyway.
+  Never stay absent: it costs a token.
+- Blackmail when the vote matters to you: demand your vote from the opponent with the most tokens.
+- With no bill you can staff, throw away the card of your weakest department.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .codec import CRONY_WORKER, MAX_PLAYERS
+from .geometry import grid_for
+from .observer import MAX_HAND, TOKENS_SCALE
+from .rules import CH_CRONIES, CH_DEPT, CH_INTERVIEW, CH_OFFICIALS, CH_PROPOSED, CRONIES_SCALE, \
+    OFFICIALS_SCALE
+from .scoring import department_values
+from .state import BILL, CELL, DISCARD, NEGOTIATE, NO, SWAP_GIVE, SWAP_TAKE, VOTE, WORKER, YES
+from .tables import CARDS_PER_DEPT, CRONY_POINTS, DEPT, NEED, NUM_DEPTS, REVOLUTION, TOKEN_POINTS
+
+P = MAX_PLAYERS
+VOTE_WEIGHT = 0.5  # my vote decides the outcome only sometimes
+BLACKMAIL_STAKE = 3  # points at stake before a blackmail card is worth spending
 
 
-class HeuristicAgent(RandomAgent):
-    def __init__(self, env, seed=None):
-        super().__init__(seed)
+class Table:
+    """The table as read back from an observation."""
+
+    def __init__(self, agent: "HeuristicAgent", obs: np.ndarray) -> None:
+        lay = agent.layout
+        board = lay.view(obs, "board")
+        self.occupied = np.flatnonzero(board[:, CH_DEPT:CH_DEPT + NUM_DEPTS].sum(1) > 0)
+        size = board.shape[0]
+        self.dept = [-1] * size
+        self.officials = [0] * size
+        self.cronies = [0] * size
+        self.interview = {}
+        for i in self.occupied.tolist():
+            row = board[i]
+            self.dept[i] = int(row[CH_DEPT:CH_DEPT + NUM_DEPTS].argmax())
+            self.officials[i] = int(round(row[CH_OFFICIALS] * OFFICIALS_SCALE))
+            self.cronies[i] = int(round(row[CH_CRONIES] * CRONIES_SCALE))
+            k = int(round(row[CH_INTERVIEW] * 3))
+            if k:
+                self.interview[i] = k
+        proposed = np.flatnonzero(board[:, CH_PROPOSED])
+        self.proposed = int(proposed[0]) if proposed.size else -1
+        self.neighbours = agent.neighbours
+        prop = lay.view(obs, "proposal")
+        self.bill_dept = int(prop[:NUM_DEPTS].argmax()) if prop[:NUM_DEPTS].any() else -1
+        self.pending_cronies = int(round(prop[14] * 3))
+
+    def values(self, extra: dict | None = None) -> list[int]:
+        """Department values, optionally with {cell: (dept, workers)} added and interviews moved."""
+        card = [-1 if d < 0 else d * CARDS_PER_DEPT for d in self.dept]
+        officials = self.officials[:]
+        cronies = self.cronies[:]
+        placed = self.occupied.tolist()
+        for cell, (d, workers, moved) in (extra or {}).items():
+            card[cell] = d * CARDS_PER_DEPT
+            officials[cell] = workers
+            cronies[cell] = 0
+            placed.append(cell)
+            for j, k in moved.items():
+                officials[j] -= k
+        return department_values(card, officials, cronies, placed, self.neighbours)
+
+
+class HeuristicAgent:
+    def __init__(self, env: Any, seed: int | None = None) -> None:
+        env = env.unwrapped
+        self.layout = env.observation_layout
+        self.codec = env.rules.codec  # the static action layout
+        self.n = env.config["num_players"]
+        self.neighbours = grid_for(self.n).neighbours
+        self.rng = np.random.default_rng(seed)
+
+    # --- reading ---------------------------------------------------------------------------------
+    def _hand(self, obs: np.ndarray) -> list[int]:
+        return np.flatnonzero(obs[self.layout["my_hand"]]).tolist()
+
+    def _counts(self, hand: list[int]) -> list[int]:
+        counts = [0] * NUM_DEPTS
+        for c in hand:
+            counts[DEPT[c]] += 1
+        return counts
+
+    def _gain(self, counts: list[int], before: list[int], after: list[int]) -> int:
+        return sum(c * (a - b) for c, a, b in zip(counts, after, before))
+
+    # --- acting ------------------------------------------------------------------------------------
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        obs = observation
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 1:
+            return int(legal[0])
+        phase = int(obs[self.layout["phase"]].argmax())
+        hand = self._hand(obs)
+        counts = self._counts(hand)
+        if phase == BILL:
+            return self._choose_bill(legal, counts)
+        if phase == CELL:
+            return self._choose_cell(obs, legal, counts)
+        if phase == WORKER:
+            return self._choose_worker(obs, legal, counts)
+        if phase == NEGOTIATE:
+            return self._negotiate(obs, action_mask, counts)
+        if phase == VOTE:
+            return self._vote(obs, action_mask, counts)
+        if phase == SWAP_GIVE:
+            return self.codec.keep_hand
+        if phase in (SWAP_TAKE, DISCARD):
+            values = [round(v * 200) for v in obs[self.layout["department_values"]]]
+            # take the strongest card / give up the weakest one
+            def worth(c: int) -> float:
+                return values[DEPT[c]] * 4 + counts[DEPT[c]] + self.rng.random()
+            cards = [int(a) for a in legal]
+            return max(cards, key=worth) if phase == SWAP_TAKE else min(cards, key=worth)
+        return int(legal[self.rng.integers(legal.size)])
+
+    def _choose_bill(self, legal: np.ndarray, counts: list[int]) -> int:
+        # the department I hold most of (after this card leaves my hand); cheap budgets break ties
+        def score(c: int) -> float:
+            return counts[DEPT[c]] - 1 + self.rng.random() * 0.5
+        return int(max(legal.tolist(), key=score))
+
+    def _choose_cell(self, obs: np.ndarray, legal: np.ndarray, counts: list[int]) -> int:
+        table = Table(self, obs)
+        before = table.values()
+        d = table.bill_dept
+        best, best_score = int(legal[0]), -1e9
+        for a in legal.tolist():
+            cell = a - self.codec.cell0
+            after = table.values({cell: (d, 3, {})})
+            # also prefer cells whose neighbours can supply officials (no Crony spent)
+            supply = sum(table.officials[j] for j in self.neighbours[cell] if j >= 0)
+            score = self._gain(counts, before, after) + 0.01 * supply + self.rng.random() * 1e-3
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _choose_worker(self, obs: np.ndarray, legal: np.ndarray, counts: list[int]) -> int:
+        table = Table(self, obs)
+        before = table.values()
+        cell = table.proposed
+        best, best_cost = int(legal[0]), 1e9
+        for a in legal.tolist():
+            w = a - self.codec.worker0
+            if w == CRONY_WORKER:
+                cost = CRONY_POINTS
+            else:
+                j = self.neighbours[cell][w]
+                table.officials[j] -= 1
+                after = table.values()
+                table.officials[j] += 1
+                cost = -self._gain(counts, before, after)
+            cost += self.rng.random() * 1e-3
+            if cost < best_cost:
+                best, best_cost = a, cost
+        return best
+
+    def _stake(self, obs: np.ndarray, counts: list[int]) -> float:
+        """Points my hand gains if the proposal is approved."""
+        table = Table(self, obs)
+        if table.proposed < 0:
+            return 0.0
+        before = table.values()
+        workers = sum(table.interview.values()) + table.pending_cronies
+        moved = dict(table.interview)
+        after = table.values({table.proposed: (table.bill_dept, workers - table.pending_cronies,
+                                               moved)})
+        # the Cronies on it count as workers too
+        after_cards = self._gain(counts, before, after)
+        if table.pending_cronies:
+            extra = table.values({table.proposed: (table.bill_dept, workers, moved)})
+            after_cards = self._gain(counts, before, extra)
+        return float(after_cards)
+
+    def _negotiate(self, obs: np.ndarray, mask: np.ndarray, counts: list[int]) -> int:
+        stake = self._stake(obs, counts)
+        cd = self.codec
+        if abs(stake) < BLACKMAIL_STAKE:
+            return cd.pass_action
+        want = YES if stake > 0 else NO
+        players = self.layout.view(obs, "players")
+        proposer = int(obs[self.layout["proposer"]].argmax())
+        best, best_score = cd.pass_action, 0.0
+        for k in range(1, self.n):
+            a = cd.blackmail(k, want)
+            if not mask[a]:
+                continue
+            score = players[k, 1] * TOKENS_SCALE + 1
+            if k == proposer:  # the proposer votes YES anyway
+                score = score + 10 if want == NO else 0.0
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _vote(self, obs: np.ndarray, mask: np.ndarray, counts: list[int]) -> int:
+        lay = self.layout
+        die = int(obs[lay["die"]].argmax())
+        table = Table(self, obs)
+        value = [VOTE_WEIGHT * self._stake(obs, counts), 0.0]
+        if die == table.bill_dept:
+            value[YES] += TOKEN_POINTS
+        if die == REVOLUTION:
+            value[NO] += TOKEN_POINTS
+        demand = lay.view(obs, "blackmail_now")[:, 0, :]  # anyone -> me
+        for v in (YES, NO):
+            if demand[:, v].any():
+                value[1 - v] -= TOKEN_POINTS
+        offers = lay.view(obs, "offers_now")[:, 0]  # [from, item, vote] to me
+        for v in (YES, NO):
+            value[v] += CRONY_POINTS * offers[:, :, v].sum()
+        vote = YES if value[YES] >= value[NO] else NO
+        return self.codec.vote0 + vote
