@@ -38,6 +38,16 @@ class Quit(Exception):
     """The player left: q, end of input or Ctrl-C."""
 
 
+class UsageError(Exception):
+    """A bad argument, config, opponent spec or log file: reported in one line, exit status 2.
+
+    Errors raised while a game runs are not caught: a traceback there points at a bug."""
+
+
+class BotError(Exception):
+    """A bot chose an illegal move: reported in one line, exit status 1."""
+
+
 class Console:
     """Text in and out. On a terminal it reads with input() (line editing); otherwise it echoes each
     line it reads, so a scripted session's transcript shows what was typed."""
@@ -75,14 +85,15 @@ def build_env(game: str, config: dict[str, Any]) -> GameEnv:
         try:
             env_class = getattr(importlib.import_module(module), name)
         except (ImportError, AttributeError) as e:
-            raise ValueError(f"--game {game!r}: cannot load {name} from {module}: {e}") from None
+            raise UsageError(f"--game {game!r}: cannot load {name} from {module}: {e}") from None
+    elif game not in list_games():
+        raise UsageError(f"unknown or not installed game {game!r}; installed: {list_games()}")
+    else:
+        env_class = game_module(game).env
+    try:
         return env_class(**config)
-    if game not in list_games():
-        raise ValueError(f"unknown or not installed game {game!r}; installed: {list_games()}")
-    module = game_module(game)
-    if not hasattr(module, "env"):
-        raise ValueError(f"game {game!r} is not complete: {module.__name__} has no env()")
-    return module.env(**config)
+    except ValueError as e:  # a config key or value the game does not take
+        raise UsageError(str(e)) from None
 
 
 def parse_config(items: list[str]) -> dict[str, Any]:
@@ -91,7 +102,7 @@ def parse_config(items: list[str]) -> dict[str, Any]:
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key:
-            raise ValueError(f"--config {item!r} is not KEY=VALUE (e.g. --config reward=rank)")
+            raise UsageError(f"--config {item!r} is not KEY=VALUE (e.g. --config reward=rank)")
         try:
             config[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -105,7 +116,7 @@ def seat_specs(opponents: list[str], players: int, seat: int) -> list[str]:
     if len(specs) == 1:
         specs *= players - 1
     if len(specs) != players - 1:
-        raise ValueError(
+        raise UsageError(
             f"--opponents takes one spec for all or {players - 1} (one per other seat, in seat "
             f"order); got {len(specs)}: {specs}"
         )
@@ -247,7 +258,7 @@ class GameLog:
 
 
 def read_log(path: str) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
-    """(header, action records, end record or None); ValueError naming the line if malformed."""
+    """(header, action records, end record or None); UsageError naming the line if malformed."""
     with open(path, encoding="utf-8") as f:
         records = []
         for n, line in enumerate(f, 1):
@@ -255,16 +266,16 @@ def read_log(path: str) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str,
                 try:
                     records.append(json.loads(line))
                 except json.JSONDecodeError as e:
-                    raise ValueError(f"{path} line {n} is not JSON: {e}") from None
+                    raise UsageError(f"{path} line {n} is not JSON: {e}") from None
     if not records or records[0].get("type") != "header":
-        raise ValueError(f"{path} does not start with a header line; is it a --log file?")
+        raise UsageError(f"{path} does not start with a header line; is it a --log file?")
     missing = {"game", "players", "seed", "config", "seats"} - set(records[0])
     if missing:
-        raise ValueError(f"{path}: the header lacks {sorted(missing)}")
+        raise UsageError(f"{path}: the header lacks {sorted(missing)}")
     actions = [r for r in records if r.get("type") == "action"]
     for r in actions:
         if not {"agent", "index", "name"} <= set(r):
-            raise ValueError(f"{path}: action record {r} lacks agent, index or name")
+            raise UsageError(f"{path}: action record {r} lacks agent, index or name")
     ends = [r for r in records if r.get("type") == "end"]
     return records[0], actions, ends[0] if ends else None
 
@@ -300,7 +311,7 @@ def setup(args: argparse.Namespace) -> tuple[GameEnv, dict[str, Any], list[str],
     players = len(env.possible_agents)
     config["num_players"] = players
     if not 0 <= args.seat < players:
-        raise ValueError(f"--seat {args.seat} is not a seat of a {players}-player game (0..{players - 1})")
+        raise UsageError(f"--seat {args.seat} is not a seat of a {players}-player game (0..{players - 1})")
     specs = seat_specs(args.opponents, players, args.seat)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     env.reset(seed=seed)
@@ -310,7 +321,7 @@ def setup(args: argparse.Namespace) -> tuple[GameEnv, dict[str, Any], list[str],
             try:
                 bots[f"player_{p}"] = make_agent(spec, env, seed=bot_seed(seed, p))
             except Exception as e:  # whatever stops a bot being built is a usage error, not a crash
-                raise ValueError(f"cannot build opponent {spec!r} for player_{p}: {e}") from None
+                raise UsageError(f"cannot build opponent {spec!r} for player_{p}: {e}") from None
     return env, config, specs, seed, bots
 
 
@@ -343,7 +354,7 @@ def play(args: argparse.Namespace, con: Console) -> int:
                 obs = env.observe(agent)
                 action = int(bots[agent].act(obs["observation"], obs["action_mask"]))
                 if not (0 <= action < env.num_actions and env.action_mask()[action]):
-                    raise RuntimeError(f"{label(agent, specs, env)} chose the illegal action {action}")
+                    raise BotError(f"{label(agent, specs, env)} chose the illegal action {action}")
             before = len(events_of(env))
             move = env.action_name(action)
             env.step(action)
@@ -448,10 +459,10 @@ def main(argv: list[str] | None = None, con: Console | None = None) -> int:
     con = con or Console()
     try:
         return replay(args, con) if args.replay else play(args, con)
-    except (ValueError, OSError) as e:  # bad arguments, config, log file or opponent spec
+    except (UsageError, OSError) as e:  # OSError: a log file that cannot be read or written
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except RuntimeError as e:  # a bot broke the rules
+    except BotError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

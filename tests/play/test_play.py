@@ -312,3 +312,14 @@ def test_a_policy_file_for_another_game_is_refused_with_the_reason(tmp_path, cap
     policy = toy_policy(tmp_path / "other.npz", game="corruption")
     assert main(["--game", TOY, "--opponents", str(policy)], Console(io.StringIO(), io.StringIO())) == 2
     assert "was trained for game 'corruption', not 'eventful_toy'" in capsys.readouterr().err
+
+
+def test_a_bot_choosing_an_illegal_move_stops_the_game_with_exit_1(monkeypatch, capsys):
+    class Cheat:
+        def act(self, observation, action_mask):
+            return len(action_mask)
+
+    monkeypatch.setattr("corruption_envs.play.make_agent", lambda spec, env, seed: Cheat())
+    script = Console(io.StringIO("1\n" * 50), io.StringIO())
+    assert main(["--game", TOY, "--opponents", "random", "--seed", "0"], script) == 1
+    assert "player_1 (random) chose the illegal action 2" in capsys.readouterr().err
