@@ -314,6 +314,8 @@ def setup(args: argparse.Namespace) -> tuple[GameEnv, dict[str, Any], list[str],
         raise UsageError(f"--seat {args.seat} is not a seat of a {players}-player game (0..{players - 1})")
     specs = seat_specs(args.opponents, players, args.seat)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    if seed < 0:
+        raise UsageError(f"--seed {seed} is negative; a seed is an integer >= 0")
     env.reset(seed=seed)
     bots: dict[str, Agent] = {}
     for p, spec in enumerate(specs):

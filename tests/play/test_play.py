@@ -257,9 +257,10 @@ def test_each_opponent_can_be_given_per_seat_and_the_seat_is_yours():
         (["--opponents", "nonsense"], "cannot build opponent 'nonsense' for player_1"),
         (["--opponents", "random", "--config", "num_rounds=9"], "num_rounds=9 is not allowed"),
         (["--opponents", "random", "--config", "oops"], "is not KEY=VALUE"),
+        (["--opponents", "random", "--seed", "-3"], "--seed -3 is negative"),
         (["--replay", "/nonexistent/game.jsonl"], "No such file"),
     ],
-    ids=["opponent-count", "seat", "opponent-spec", "config-value", "config-form", "replay-file"],
+    ids=["opponent-count", "seat", "opponent-spec", "config-value", "config-form", "seed", "replay-file"],
 )
 def test_bad_arguments_exit_2_with_a_message_naming_the_fix(args, message, capsys):
     assert main(["--game", TOY, *args], Console(io.StringIO(), io.StringIO())) == 2
