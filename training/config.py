@@ -169,6 +169,11 @@ def parse_set(item: str) -> tuple[list[str], Any]:
         value = yaml.safe_load(raw)
     except yaml.YAMLError as e:
         raise ConfigError(f"--set {item!r}: cannot parse value {raw!r} ({e})") from None
+    if isinstance(value, str):  # PyYAML reads 1e-4 (no dot) as a string
+        try:
+            value = float(value)
+        except ValueError:
+            pass
     return parts, value
 
 

@@ -1,12 +1,20 @@
-"""The core toy game packaged like a real game module (env, raw_env, HeuristicAgent), so the
-training code can be tested end to end without waiting for a real game."""
+"""The core toy game packaged like a real game module (env, raw_env, HeuristicAgent), so the training
+code is tested end to end without a real game. One change makes masks matter: a player may raise
+only while they hold no chip, so an agent that ignores the mask plays an illegal action."""
 from __future__ import annotations
 
 import numpy as np
 
-from tests.core.toy import ToyEnv, ToyRules
+from corruption_envs.core import make_env_class
+from tests.core.toy import ToyRules
 
-raw_env = ToyEnv
+
+class MaskedToyRules(ToyRules):
+    def legal_mask(self, s):
+        return np.array([1, 1 if s.chips[self.current_player(s)] == 0 else 0], np.int8)
+
+
+raw_env = make_env_class(MaskedToyRules)
 
 
 def env(**config):
@@ -14,13 +22,13 @@ def env(**config):
 
 
 class HeuristicAgent:
-    """Raising is never worse in the toy game (chips + card decide), so always raise."""
+    """Raising is never worse in the toy game (chips + card decide): raise whenever allowed."""
 
     def __init__(self, env, seed=None) -> None:
         self.env = env
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return 1
+        return 1 if action_mask[1] else 0
 
 
-__all__ = ["env", "raw_env", "ToyRules", "HeuristicAgent"]
+__all__ = ["env", "raw_env", "MaskedToyRules", "HeuristicAgent"]

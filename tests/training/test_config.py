@@ -1,0 +1,74 @@
+"""Config validation: unknown keys and bad values fail at start, naming the key and what is allowed."""
+import pytest
+import yaml
+
+from training import config as cfg
+from training.selfplay import main
+
+
+def test_toy_config_resolves_with_defaults_filled_in(toy_config_file):
+    c = cfg.load(None, toy_config_file)
+    assert c["game"] == "toy" and c["run"]["n_envs"] == 2
+    assert c["ppo"]["gamma"] == cfg.SCHEMA["ppo"]["gamma"].default  # not in the file: default
+
+
+def test_set_overrides_dotted_keys_and_parses_yaml_values(toy_config_file):
+    c = cfg.load(None, toy_config_file, ["ppo.learning_rate=1e-4", "run.players=[3, 4]", "env.reward=rank",
+                                          "pool.mix.random=0.5"])
+    assert c["ppo"]["learning_rate"] == 1e-4 and c["run"]["players"] == [3, 4]
+    assert c["env"] == {"num_rounds": 2, "reward": "rank"}
+    assert c["pool"]["mix"] == {"self": 0.5, "heuristic": 0.25, "random": 0.5}  # other weights kept
+
+
+@pytest.mark.parametrize("item, message", [
+    ("ppo.learning_rat=1e-4", r"unknown config key 'ppo.learning_rat'.*learning_rate"),
+    ("trainer.x=1", r"unknown config key 'trainer'.*known top-level keys"),
+    ("ppo.n_epochs=0", r"ppo.n_epochs=0 is not allowed; it must be an integer >= 1"),
+    ("ppo.activation=gelu", r"ppo.activation='gelu'.*one of \['tanh', 'relu'\]"),
+    ("run.players=[1, 9]", r"run.players=\[1, 9\] is not allowed; toy takes 2 to 4 players"),
+    ("pool.mix.bogus=1", r"pool.mix=.*is not allowed.*\{self, heuristic, random\}"),
+    ("env.num_rounds=9", r"config env: config num_rounds=9 is not allowed; num_rounds must be an integer from 1 to 5"),
+    ("env.colour=red", r"unknown config key\(s\) \['colour'\]"),
+    ("env.num_players=3", r"env.num_players is not allowed; set run.players"),
+    ("ppo.batch_size=100", r"batch_size=100 must divide run.n_envs \* ppo.n_steps = 128"),
+    ("eval.baselines=[champion]", r"eval.baselines=\['champion'\] is not allowed"),
+    ("ppo", r"--set 'ppo' must look like section.key=value"),
+])
+def test_bad_keys_and_values_fail_at_start_naming_them(toy_config_file, item, message):
+    with pytest.raises(cfg.ConfigError, match=message):
+        cfg.load(None, toy_config_file, [item])
+
+
+def test_unknown_game_names_the_known_ones(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("game: chess\n")
+    with pytest.raises(cfg.ConfigError, match=r"game='chess' is not allowed; choose one of \['corruption'"):
+        cfg.load(None, path)
+
+
+def test_unknown_key_in_the_yaml_file_fails(tmp_path, toy_config_file):
+    data = yaml.safe_load(toy_config_file.read_text())
+    data["ppo"]["lerning_rate"] = 1.0
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(cfg.ConfigError, match="lerning_rate"):
+        cfg.load(None, path)
+
+
+def test_cli_reports_a_bad_value_and_exits_2_before_training(toy_config_file, tmp_path, capsys):
+    code = main(["--config", str(toy_config_file), "--set", "ppo.gamma=2", "--out", str(tmp_path / "r")])
+    assert code == 2
+    assert "ppo.gamma=2 is not allowed; it must be a number in [0, 1]" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("game", ["corruption", "corruptia", "construction"])
+def test_committed_default_configs_are_valid(game):
+    import corruption_envs
+
+    try:
+        corruption_envs.game_module(game).raw_env
+    except (ImportError, AttributeError):
+        pytest.skip(f"{game} is not implemented yet")
+    c = cfg.load(game)
+    assert c["game"] == game

@@ -1,0 +1,83 @@
+"""A tiny full run of `python -m training.selfplay` on the toy game: run folder, determinism, resume."""
+import csv
+import json
+
+import numpy as np
+import pytest
+import yaml
+
+from corruption_envs.policy import load_policy
+from tests.training.toygame import raw_env
+from training.selfplay import main
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory, toy_yaml_path):
+    out = tmp_path_factory.mktemp("runs") / "a"
+    assert main(["--config", str(toy_yaml_path), "--out", str(out), "--no-progress"]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def toy_yaml_path(tmp_path_factory):
+    from tests.training.conftest import TOY_YAML
+
+    path = tmp_path_factory.mktemp("cfg") / "toy.yaml"
+    path.write_text(TOY_YAML)
+    return path
+
+
+def test_run_folder_holds_everything_the_brief_lists(run):
+    for name in ("config.yaml", "commit.txt", "metrics.csv", "policy.npz", "model.zip", "results.json",
+                 "learning_curve.png", "checkpoints/latest.zip", "pool/pool.json"):
+        assert (run / name).exists(), name
+    assert any((run / "tensorboard").rglob("events.out.tfevents.*"))
+    config = yaml.safe_load((run / "config.yaml").read_text())
+    assert config["game"] == "toy" and config["ppo"]["net_arch"] == [16, 16]  # resolved, defaults filled
+    assert len((run / "commit.txt").read_text().strip()) >= 7
+
+
+def test_metrics_log_each_baseline_with_its_interval(run):
+    rows = list(csv.DictReader(open(run / "metrics.csv")))
+    assert {r["baseline"] for r in rows} == {"random", "heuristic"}
+    steps = sorted({int(r["timesteps"]) for r in rows})
+    assert len(steps) >= 2  # the periodic evaluation(s) and the final one
+    for r in rows:
+        assert float(r["ci_low"]) <= float(r["win_rate"]) <= float(r["ci_high"])
+    results = json.loads((run / "results.json").read_text())
+    assert results["timesteps"] >= 1024 and {e["games"] for e in results["final_eval"]} == {40}
+
+
+def test_final_policy_loads_without_torch_for_the_trained_player_counts(run):
+    policy = load_policy(run / "policy.npz", raw_env(num_players=3))
+    assert policy.meta["min_players"] == 2 and policy.meta["max_players"] == 4
+    env = raw_env(num_players=4)
+    env.reset(seed=0)
+    seen = env.observe(env.agent_selection)
+    assert policy.act(seen["observation"], seen["action_mask"]) in (0, 1)
+
+
+def test_same_seed_and_config_give_the_same_policy(run, toy_yaml_path, tmp_path):
+    out = tmp_path / "b"
+    assert main(["--config", str(toy_yaml_path), "--out", str(out), "--no-progress"]) == 0
+    with np.load(run / "policy.npz") as a, np.load(out / "policy.npz") as b:
+        for k in a.files:
+            if k != "meta":
+                assert np.array_equal(a[k], b[k]), k
+
+
+def test_resume_continues_from_the_checkpoint(run, tmp_path):
+    import shutil
+
+    out = tmp_path / "resumed"
+    shutil.copytree(run, out)
+    assert main(["--resume", str(out), "--timesteps", "1536", "--no-progress"]) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert results["timesteps"] >= 1536
+    assert len((out / "commit.txt").read_text().split()) == 2  # one line per (re)start
+    assert json.loads((out / "pool" / "pool.json").read_text())["next_id"] > 4
+
+
+def test_out_folder_that_is_not_empty_is_refused(run, toy_yaml_path, capsys):
+    assert main(["--config", str(toy_yaml_path), "--out", str(run)]) == 2
+    assert "exists and is not empty" in capsys.readouterr().err

@@ -1,0 +1,162 @@
+"""Exported policies: same actions as the torch policy, a pickle-free round trip, clear load errors."""
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+from corruption_envs.bots import make_agent
+from corruption_envs.core import PolicyFileError
+from corruption_envs.policy import load_policy, read_policy_file
+from tests.training.toygame import raw_env
+from training.export import export_actor
+from training.pool import OpponentPool
+from training.wrapper import SelfPlayEnv
+
+META = {"game": "toy", "game_version": 0, "min_players": 2, "max_players": 3}
+
+
+@pytest.fixture(scope="module")
+def model():
+    from sb3_contrib import MaskablePPO
+    from torch import nn
+
+    pool = OpponentPool({"random": 1.0}, 1, 2.0)
+    env = SelfPlayEnv("toy", {}, (2, 3), pool, seed=0)
+    m = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=1, device="cpu",
+                    policy_kwargs={"net_arch": [16, 8], "activation_fn": nn.ReLU})
+    m.learn(256)  # move the weights away from their init
+    return m
+
+
+def observations(n=300):
+    """Varied observations and masks from real toy games."""
+    env = raw_env(num_players=3)
+    rng = np.random.default_rng(0)
+    out = []
+    while len(out) < n:
+        env.reset(seed=int(rng.integers(1 << 30)))
+        while not env.terminations[env.agent_selection]:
+            seen = env.observe(env.agent_selection)
+            out.append((seen["observation"], seen["action_mask"].copy()))
+            env.step(int(rng.choice(np.flatnonzero(seen["action_mask"]))))
+    # a mask forbidding the favourite action shows the mask is applied
+    out += [(o, np.array([1, 0], np.int8)) for o, _ in out[:20]] + [(o, np.array([0, 1], np.int8)) for o, _ in out[:20]]
+    return out
+
+
+def test_exported_policy_plays_exactly_like_the_torch_policy(model):
+    policy = export_actor(model, "relu", META)
+    for obs, mask in observations():
+        torch_action, _ = model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
+        assert policy.act(obs, mask) == int(torch_action)
+
+
+def test_save_load_round_trip_keeps_every_logit_and_is_pickle_free(model, tmp_path):
+    policy = export_actor(model, "relu", META)
+    path = policy.save(tmp_path / "p.npz")
+    with np.load(path, allow_pickle=False) as data:  # would raise on any object array
+        assert all(data[k].dtype != object for k in data.files)
+    loaded = load_policy(path, raw_env(num_players=3))
+    obs = np.stack([o for o, _ in observations(50)])
+    assert np.array_equal(loaded.logits(obs), policy.logits(obs))
+    assert loaded.meta["game"] == "toy" and loaded.meta["obs_size"] == obs.shape[1]
+
+
+def test_loaded_policy_is_greedy_by_default_and_samples_reproducibly_with_a_seed(model, tmp_path):
+    path = export_actor(model, "relu", META).save(tmp_path / "p.npz")
+    env = raw_env(num_players=3)
+    obs, mask = observations(1)[0]
+    greedy = load_policy(path, env)
+    assert len({greedy.act(obs, mask) for _ in range(20)}) == 1
+    a = [load_policy(path, env, sample=True, seed=3).act(obs, np.ones(2, np.int8)) for _ in range(2)]
+    assert a[0] == a[1]
+    sampler = load_policy(path, env, sample=True, seed=4)
+    assert all(sampler.act(obs, np.array([0, 1], np.int8)) == 1 for _ in range(20))
+
+
+def test_make_agent_loads_a_policy_path_as_a_bot(model, tmp_path):
+    path = export_actor(model, "relu", META).save(tmp_path / "p.npz")
+    bot = make_agent(str(path), raw_env(num_players=2), seed=0)
+    obs, mask = observations(1)[0]
+    assert bot.act(obs, mask) in (0, 1)
+
+
+@pytest.fixture
+def good_file(model, tmp_path):
+    return export_actor(model, "relu", META).save(tmp_path / "good.npz")
+
+
+def rewrite(path, tmp_path, change):
+    """A copy of the policy file with its arrays changed by `change(arrays, meta)`."""
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    change(arrays, meta)
+    arrays["meta"] = np.array(json.dumps(meta))
+    out = tmp_path / "changed.npz"
+    np.savez(out, **arrays)
+    return out
+
+
+def test_corrupt_file_fails_clearly(good_file, tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(good_file.read_bytes()[:200])
+    with pytest.raises(PolicyFileError, match="is corrupt or not a policy .npz.*re-export"):
+        load_policy(bad, raw_env(num_players=3))
+    text = tmp_path / "notes.npz"
+    text.write_text("not a zip")
+    with pytest.raises(PolicyFileError, match="corrupt"):
+        read_policy_file(text)
+
+
+def test_missing_file_fails_clearly(tmp_path):
+    with pytest.raises(PolicyFileError, match="does not exist"):
+        read_policy_file(tmp_path / "nope.npz")
+
+
+def test_pickled_arrays_are_refused(tmp_path):
+    path = tmp_path / "pickled.npz"
+    np.savez(path, meta=np.array([{"format": "x"}], dtype=object))
+    with pytest.raises(PolicyFileError, match="corrupt or not a policy"):
+        read_policy_file(path)
+
+
+def test_policy_for_another_game_fails_naming_both(good_file, tmp_path):
+    other = rewrite(good_file, tmp_path, lambda a, m: m.update(game="corruption"))
+    with pytest.raises(PolicyFileError, match="trained for game 'corruption', not 'toy'"):
+        load_policy(other, raw_env(num_players=3))
+
+
+def test_player_count_outside_the_trained_range_fails(good_file):
+    with pytest.raises(PolicyFileError, match="trained for 2-3 players, but this env has 4"):
+        load_policy(good_file, raw_env(num_players=4))
+
+
+def test_observation_size_mismatch_fails_naming_both_sizes(good_file, tmp_path):
+    def grow(arrays, meta):
+        arrays["w0"] = np.zeros((arrays["w0"].shape[0] + 1, arrays["w0"].shape[1]), np.float32)
+        meta["obs_size"] += 1
+
+    other = rewrite(good_file, tmp_path, grow)
+    with pytest.raises(PolicyFileError, match=r"observations of size 31 .* has 30"):
+        load_policy(other, raw_env(num_players=3))
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda a, m: a.pop("w_out"), "lacks the weight array 'w_out'"),
+    (lambda a, m: a.update(b0=np.zeros(3, np.float32)), "layer 0 has weights .* do not chain"),
+    (lambda a, m: a.update(w1=np.full_like(a["w1"], np.nan)), "non-finite weights"),
+    (lambda a, m: m.update(format_version=99), "version 99; this corruption_envs reads"),
+])
+def test_damaged_contents_fail_naming_the_problem(good_file, tmp_path, change, message):
+    with pytest.raises(PolicyFileError, match=message):
+        read_policy_file(rewrite(good_file, tmp_path, change))
+
+
+def test_file_without_meta_fails(tmp_path):
+    path = tmp_path / "x.npz"
+    with zipfile.ZipFile(path, "w"):
+        pass
+    with pytest.raises(PolicyFileError, match="no 'meta' record"):
+        read_policy_file(path)
