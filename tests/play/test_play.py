@@ -96,7 +96,7 @@ def test_log_has_header_and_every_action_and_the_human_always_chose_move_one(ful
     assert header["players"] == len(env.possible_agents)
     assert list(header["seats"].values()).count("human") == 1
     assert header["seats"][header["human"]] == "human"
-    assert end is not None and end["winners"]
+    assert end is not None
     for rec in actions:
         assert rec["agent"] == env.agent_selection
         mask = env.action_mask()
@@ -108,6 +108,9 @@ def test_log_has_header_and_every_action_and_the_human_always_chose_move_one(ful
         public = [t for a, t in (env.game_state.events or [])[before:] if a == -1]
         assert rec["events"] == public
     assert all(env.terminations.values())
+    keys, scores = env.rules.final_keys(env.game_state), env.rules.scores(env.game_state)
+    assert end["winners"] == [a for a, k in zip(env.possible_agents, keys) if k == max(keys)]
+    assert list(end["scores"].values()) == scores
 
 
 @pytest.mark.parametrize("game, opponents", TABLES)
