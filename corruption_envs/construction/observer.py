@@ -8,6 +8,8 @@ in the running election appears only as "has voted".
 """
 from __future__ import annotations
 
+import struct
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -29,7 +31,6 @@ SEAT_FEATURES = (
     "unseen_gifts_in", "unseen_gifts_out", "last_votes_received", "last_mayor", "payment_pending",
 )
 CONTRACT_FEATURES = 12  # on board, owner (7 relative seats), corruption, city workers, festival, workers
-_CARD_SCALE = np.array(CARD_COUNTS, np.float32)
 
 
 def build_layout() -> Layout:
@@ -55,70 +56,118 @@ def build_layout() -> Layout:
 
 
 def observe(rules: "ConstructionRules", s: State, me: int) -> np.ndarray:
+    # Hot path: scalar writes through a memoryview (several times cheaper than numpy item writes).
     lay = rules.observation_layout
-    sl = lay.slices
-    o = np.zeros(lay.size, np.float32)
+    off = _offsets(lay)
+    out = np.zeros(lay.size, np.float32)
+    o = memoryview(out)
     n = s.n
-    o[sl["phase"].start + s.phase] = 1
-    o[sl["year"].start + s.turn] = 1
-    o[sl["num_players"].start + n - 3] = 1
-    o[sl["first_player"].start + (s.first - me) % n] = 1
+    o[off["phase"] + s.phase] = 1.0
+    o[off["year"] + s.turn] = 1.0
+    o[off["num_players"] + n - 3] = 1.0
+    o[off["first_player"] + (s.first - me) % n] = 1.0
     if s.actor >= 0:
-        o[sl["to_act"].start + (s.actor - me) % n] = 1
+        o[off["to_act"] + (s.actor - me) % n] = 1.0
     if s.mayor >= 0:
-        o[sl["mayor"].start + (s.mayor - me) % n] = 1
-    o[sl["mayor_supply"]] = (min(s.city_left / 8, 1.0), min(s.fest_left / 4, 1.0))
-    o[sl["my_cash"].start] = min(s.cash[me] / MONEY_SCALE, 1.0)
-    o[sl["my_hand"]] = np.array(s.hand[me], np.float32) / _CARD_SCALE
+        o[off["mayor"] + (s.mayor - me) % n] = 1.0
+    k = off["mayor_supply"]
+    o[k] = min(s.city_left / 8, 1.0)
+    o[k + 1] = min(s.fest_left / 4, 1.0)
+    o[off["my_cash"]] = min(s.cash[me] / MONEY_SCALE, 1.0)
+    k = off["my_hand"]
+    for t, count in enumerate(s.hand[me]):
+        if count:
+            o[k + t] = count / CARD_COUNTS[t]
     if s.phase == VOTE and s.votes[me] >= 0:
         v = s.votes[me]
-        o[sl["my_vote"].start + (P if v == n else (v - me) % n)] = 1
-    order = [(me + k) % n for k in range(n)]
-    known = np.array([s.known[me][q] for q in order[1:]], np.float32) / _CARD_SCALE
-    lay.view(o, "known_cards")[: n - 1] = known
+        o[off["my_vote"] + (P if v == n else (v - me) % n)] = 1.0
+    order, rel = _rotation(n, me)
+    k = off["known_cards"]
+    known = s.known[me]
+    for i in range(1, n):
+        kn = known[order[i]]
+        if any(kn):
+            for t, count in enumerate(kn):
+                if count:
+                    o[k + 8 * (i - 1) + t] = count / CARD_COUNTS[t]
 
     owner = s.owner
     contracts = [0] * n
     corruption = [0] * n
+    kc = off["contracts"]
+    kw = off["contract_workers"]
     for c in range(C):
-        if owner[c] >= 0:
-            contracts[owner[c]] += 1
-            corruption[owner[c]] += s.corruption[c]
-    rows: list[float] = []
+        q = owner[c]
+        if q < 0:
+            continue
+        contracts[q] += 1
+        corruption[q] += s.corruption[c]
+        base = kc + CONTRACT_FEATURES * c
+        o[base] = 1.0
+        o[base + 1 + rel[q]] = 1.0
+        cor = s.corruption[c]
+        o[base + 8] = cor / 20 if cor < 20 else 1.0
+        if s.city[c]:
+            o[base + 9] = s.city[c] / 8 if s.city[c] < 8 else 1.0
+        if s.festival[c]:
+            o[base + 10] = 1.0
+        workers = s.workers[c]
+        crew = sum(workers)
+        o[base + 11] = crew / 6 if crew < 6 else 1.0
+        wbase = kw + P * c
+        for p2 in range(n):
+            if workers[p2]:
+                o[wbase + rel[p2]] = workers[p2] / 5
     voting = s.phase == VOTE
     paying = s.payments_left if s.phase == PAY else ()
+    k = off["seats"]
+    pack = _ROW.pack
     for q in order:
         cash, unseen_in, unseen_out = view_of(s, me, q)
-        rows += (
-            1.0, contracts[q] / 5, min(corruption[q] / 30, 1.0), s.to_place[q] / 5,
-            float(s.passed[q]), float(voting and s.votes[q] >= 0), min(s.keys[q] / 7, 1.0),
-            min(sum(s.hand[q]) / 10, 1.0), float(s.merde[q]), float(s.red[q]),
-            min(s.logos[q] / 20, 1.0), float(s.paid_percent[q]), s.gifts_left[q] / 3,
-            min(max(cash, 0) / MONEY_SCALE, 1.0), min(unseen_in / 5, 1.0), min(unseen_out / 5, 1.0),
-            s.last_votes[q] / n, float(s.last_mayor == q), float(q in paying),
-        )
-    seats = sl["seats"]
-    o[seats.start: seats.start + len(rows)] = rows
+        cor = corruption[q]
+        cards = sum(s.hand[q])
+        logos = s.logos[q]
+        o[k: k + _F] = memoryview(pack(
+            1.0, contracts[q] / 5, cor / 30 if cor < 30 else 1.0, s.to_place[q] / 5,
+            1.0 if s.passed[q] else 0.0, 1.0 if voting and s.votes[q] >= 0 else 0.0, s.keys[q] / 7,
+            cards / 10 if cards < 10 else 1.0, 1.0 if s.merde[q] else 0.0, 1.0 if s.red[q] else 0.0,
+            logos / 20 if logos < 20 else 1.0, 1.0 if s.paid_percent[q] else 0.0, s.gifts_left[q] / 3,
+            0.0 if cash <= 0 else (cash / MONEY_SCALE if cash < MONEY_SCALE else 1.0),
+            unseen_in / 5 if unseen_in < 5 else 1.0, unseen_out / 5 if unseen_out < 5 else 1.0,
+            s.last_votes[q] / n, 1.0 if s.last_mayor == q else 0.0, 1.0 if q in paying else 0.0,
+        )).cast("f")
+        k += _F
+    k = off["last_ballots"]
+    for i, q in enumerate(order):
+        v = s.last_ballots[q]
+        if v >= 0:
+            o[k + (P + 1) * i + (P if v == n else rel[v])] = 1.0
+    k = off["table"]
+    o[k] = len(s.stack) / C
+    o[k + 1] = min(len(s.deck) / 45, 1.0)
+    o[k + 2] = float(s.cut_used)
+    o[k + 3] = float(s.investigated)
+    k = off["discard"]
+    for t, count in enumerate(s.discard):
+        if count:
+            o[k + t] = count / CARD_COUNTS[t]
+    return out
 
-    own = np.array(owner)
-    on = np.flatnonzero(own >= 0)
-    cb = lay.view(o, "contracts")
-    cb[on, 0] = 1
-    cb[on, 1 + (own[on] - me) % n] = 1
-    cb[:, 8] = np.minimum(np.array(s.corruption, np.float32) / 20, 1)
-    cb[:, 9] = np.minimum(np.array(s.city, np.float32) / 8, 1)
-    cb[:, 10] = s.festival
-    workers = np.array(s.workers, np.float32)
-    cb[:, 11] = np.minimum(workers.sum(axis=1) / 6, 1)
-    lay.view(o, "contract_workers")[:, :n] = workers[:, order] / 5
 
-    if s.last_mayor >= 0 or any(v >= 0 for v in s.last_ballots):
-        ballots = lay.view(o, "last_ballots")
-        for k, q in enumerate(order):
-            v = s.last_ballots[q]
-            if v >= 0:
-                ballots[k, P if v == n else (v - me) % n] = 1
-    t = sl["table"].start
-    o[t: t + 4] = (len(s.stack) / C, min(len(s.deck) / 45, 1.0), float(s.cut_used), float(s.investigated))
-    o[sl["discard"]] = np.array(s.discard, np.float32) / _CARD_SCALE
-    return o
+_F = len(SEAT_FEATURES)
+_ROW = struct.Struct(f"{_F}f")
+
+
+@lru_cache(maxsize=None)
+def _rotation(n: int, me: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Seats in the observer's order (me first) and each seat's relative index."""
+    order = tuple((me + i) % n for i in range(n))
+    return order, tuple((q - me) % n for q in range(n))
+
+
+def _offsets(lay: Layout) -> dict[str, int]:
+    off = getattr(lay, "_construction_offsets", None)
+    if off is None:
+        off = {name: lay[name].start for name in lay}
+        lay._construction_offsets = off
+    return off
