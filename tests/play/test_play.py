@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -27,10 +28,14 @@ GAME_OVER = "=== Game over ==="
 MOVE_CELL = re.compile(r"(\d+)\. (.+?)(?= {2,}\d+\. |$)")  # one of the columns of a move list
 
 
+WIDTH = "100"  # terminal width for laying out move lists, fixed so runs compare equal
+
+
 def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess:
     done = subprocess.run(
         [sys.executable, "-m", "corruption_envs.play", *args],
         input=stdin, capture_output=True, text=True, cwd=REPO, timeout=120,
+        env={**os.environ, "COLUMNS": WIDTH},
     )
     assert "Traceback" not in done.stderr, done.stderr
     return done
@@ -124,11 +129,17 @@ def test_replay_shows_every_step_and_the_same_result(full_games, game, opponents
     assert shown.stdout[shown.stdout.index(GAME_OVER):] == done.stdout[done.stdout.index(GAME_OVER):]
 
 
+def run_here(args: list[str], stdin: str = "") -> tuple[int, str]:
+    """Exit status and output of the terminal game run in this process (cheaper than a subprocess)."""
+    out = io.StringIO()
+    return main(args, Console(io.StringIO(stdin), out)), out.getvalue()
+
+
 @pytest.mark.parametrize("game, opponents", TABLES)
-def test_same_seed_and_same_moves_replay_the_same_game(full_games, game, opponents):
+def test_same_seed_and_same_moves_replay_the_same_game(full_games, game, opponents, monkeypatch):
     done, _ = full_games(game, opponents)
-    again = run(game_args(game, opponents), ALWAYS_FIRST)
-    assert again.stdout == done.stdout
+    monkeypatch.setenv("COLUMNS", WIDTH)
+    assert run_here(game_args(game, opponents), ALWAYS_FIRST) == (0, done.stdout)
 
 
 @pytest.mark.parametrize("game, opponents", TABLES)
@@ -141,9 +152,9 @@ def test_replay_rejects_a_logged_move_that_is_not_legal(full_games, game, oppone
     first["index"] = int(illegal[0]) if illegal.size else env.num_actions
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(json.dumps(r) + "\n" for r in records))
-    shown = run(["--replay", str(bad)])
-    assert shown.returncode == 1
-    assert "step 1: " in shown.stdout and "is not legal in the replayed game" in shown.stdout
+    status, out = run_here(["--replay", str(bad)])
+    assert status == 1
+    assert "step 1: " in out and "is not legal in the replayed game" in out
 
 
 @pytest.mark.parametrize("game, opponents", TABLES)
