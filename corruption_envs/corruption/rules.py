@@ -253,10 +253,10 @@ class CorruptionRules(Rules):
                 if self._hit_targets(s, q, card):
                     s.to_act = q
                     return
-                s.loc[q, card] = USED  # no target: removed without effect
-                self.observer.card_place(s, q, card, CONTRACT, s.where[q, card])
+                c = int(s.where[q, card])
+                self._discard(s, q, card)  # no target: removed without effect
                 if s.events is not None:
-                    s.events.append((-1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[s.where[q, card]]} "
+                    s.events.append((-1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[c]} "
                                          "has no target and is removed"))
                 s.qpos += 1
             self._cancel_by_district_attorneys(s)
@@ -271,11 +271,11 @@ class CorruptionRules(Rules):
                     s.to_act = q
                     return
                 if s.loc[q, card] == CONTRACT:
-                    s.loc[q, card] = USED
-                    self.observer.card_place(s, q, card, CONTRACT, s.where[q, card])
+                    c = int(s.where[q, card])
+                    self._discard(s, q, card)
                     if s.events is not None:
-                        s.events.append((-1, f"player_{q}'s Reporter on "
-                                             f"{CONTRACT_NAMES[s.where[q, card]]} finds no bribe"))
+                        s.events.append((-1, f"player_{q}'s Reporter on {CONTRACT_NAMES[c]} "
+                                             "finds no bribe"))
                 s.qpos += 1
             self._award(s)
             self._end_round(s)
@@ -320,16 +320,21 @@ class CorruptionRules(Rules):
         else:
             raise ValueError(f"no card in slot {slot} of seat +{rel} on that contract")
         # the Hit Man is discarded with its victim (rulings)
-        s.loc[q, victim] = USED
-        s.loc[p, card] = USED
-        c = s.where[p, card]
-        self.observer.card_place(s, q, victim, CONTRACT, c)
-        self.observer.card_place(s, p, card, CONTRACT, c)
+        c = int(s.where[p, card])
+        self._discard(s, q, victim)
+        self._discard(s, p, card)
         if s.events is not None:
             s.events.append((-1, f"player_{p}'s Hit Man kills player_{q}'s "
-                                 f"{KIND_NAMES[CARD_KIND[victim]]} on {CONTRACT_NAMES[s.where[p, card]]}"))
+                                 f"{KIND_NAMES[CARD_KIND[victim]]} on {CONTRACT_NAMES[c]}"))
         s.qpos += 1
         self._advance(s)
+
+    def _discard(self, s: CorruptionState, q: int, card: int) -> None:
+        """A character on a contract leaves the game."""
+        c = s.where[q, card]
+        s.loc[q, card] = USED
+        s.where[q, card] = -1
+        self.observer.card_place(s, q, card, CONTRACT, c)
 
     def _cancel_by_district_attorneys(self, s: CorruptionState) -> None:
         """Step 3: a contract with a surviving DA is cancelled and deferred; its bribes go back."""
@@ -370,8 +375,7 @@ class CorruptionRules(Rules):
             if s.events is not None:
                 s.events.append((-1, f"player_{p}'s Reporter removes player_{q}'s "
                                      f"{KIND_NAMES[bribe]} from {CONTRACT_NAMES[c]}"))
-        s.loc[p, card] = USED
-        self.observer.card_place(s, p, card, CONTRACT, c)
+        self._discard(s, p, card)
         s.qpos += 1
         self._advance(s)
 
