@@ -1,10 +1,183 @@
-"""Placeholder replaced below."""
+"""A rule-based Corruption bot that reads only its observation, its mask and the static config.
+
+Strategy guide, in the order it is applied:
+  Phase II (placing cards)
+  1. Hit Man: if an opponent's DA shows on a contract I lead, send my Hit Man there.
+  2. Bid: for every contract, estimate the best opponent's total (face-up bribes, plus a guess for
+     each face-down card) and pick the contract with the best value per dollar I must add to lead;
+     add the smallest bribe that takes the lead. When my next contract card would be face-up and half
+     the bribe still leads, hide it in that body's Swiss account instead.
+  3. Reporter: on a valuable contract where I trail by no more than the leader's largest face-up bribe.
+  4. DA: on a valuable contract an opponent leads by more than my largest bribe can answer.
+  5. Otherwise dump my smallest card where it does the most good (where I lead, or a Swiss account).
+  Phase III
+  - Swiss bribe: the contract under that body it wins, the most valuable first; else the closest.
+  - Hit Man: an opponent's DA, then an opponent's Reporter, then an opponent's Hit Man; own cards last.
+  - Reporter: the removal that makes me the winner; else the leader's largest bribe; never my own
+    (decline instead when allowed).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import codec
+from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, NUM_ACTIONS, REMOVE, SWISS
+from .tables import (
+    BRIBE_VALUES, CARDS_PER_ROUND, DA, HIT_MAN, MAX_CONTRACT_VALUE, NUM_BODIES, NUM_BRIBES,
+    NUM_CONTRACTS, REPORTER,
+)
+
+VALUES = np.array(BRIBE_VALUES, np.float64)
+HIDDEN_GUESS = 4.0  # $k a face-down card of an opponent is guessed to be worth
+
+
 class HeuristicAgent:
-    def __init__(self, env, seed=None):
-        import numpy as np
+    """Plays any seat from (observation, action_mask) like a trained policy would."""
+
+    def __init__(self, env, seed: int | None = None) -> None:
+        env = env.unwrapped
+        self.layout = env.observation_layout
+        self.n = env.config["num_players"]
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation, action_mask):
-        import numpy as np
+    # --- reading the observation -------------------------------------------------------------------
+    def _read(self, obs: np.ndarray) -> dict:
+        v = lambda name: self.layout.view(obs, name)  # noqa: E731
+        n = self.n
+        cards = v("cards")[:, :n]  # (24, n, 9), reporters 1/2 each
+        facedown = np.rint(v("facedown")[:, :n] * CARDS_PER_ROUND)
+        assigned = v("assigned")[:, :n]  # (24, n, 6)
+        swiss_hidden = np.rint(v("swiss_facedown")[:, :n] * CARDS_PER_ROUND)  # (3, n)
+        where = v("contract_where")
+        on_table = where[:, 1:4].sum(axis=1) > 0
+        body = np.argmax(where[:, 1:4], axis=1)
+        value = v("contract_value") * MAX_CONTRACT_VALUE
+        vertical = cards[:, :, :NUM_BRIBES] @ VALUES  # (24, n) $k
+        swiss_value = assigned @ VALUES / 2
+        known = vertical + swiss_value
+        # a guess at each opponent's hidden money: face-down cards, and Swiss bribes spread over the body
+        guess = facedown * HIDDEN_GUESS
+        per_body = np.bincount(body[on_table], minlength=NUM_BODIES).clip(min=1)
+        for g in range(NUM_BODIES):
+            guess[on_table & (body == g)] += swiss_hidden[g] * HIDDEN_GUESS / 2 / per_body[g]
+        guess[:, 0] = 0  # I know my own cards
+        return {
+            "hand": v("my_hand") > 0, "cards": cards, "on_table": on_table, "body": body,
+            "value": value, "vertical": vertical, "known": known, "estimate": known + guess,
+            "on_contracts": v("on_contracts")[0] * CARDS_PER_ROUND,
+            "round": int(np.argmax(v("round"))),
+            "decision_contract": int(np.argmax(v("decision_contract"))),
+            "decision_kind": int(np.argmax(v("decision_kind"))),
+        }
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         legal = np.flatnonzero(action_mask)
-        return int(legal[self.rng.integers(legal.size)])
+        if legal.size == 0:
+            raise ValueError("HeuristicAgent was asked to act with an all-zero action mask")
+        if legal.size == 1:
+            return int(legal[0])
+        info = self._read(observation)
+        first = legal[0]
+        if first < SWISS or (first < ASSIGN and legal[-1] < ASSIGN):
+            action = self._place(info, action_mask)
+        elif first < codec.KILL:
+            action = self._assign(info, legal)
+        elif first < REMOVE:
+            action = self._kill(info, legal)
+        else:
+            action = self._report(info, legal)
+        return int(action) if action is not None else int(legal[self.rng.integers(legal.size)])
+
+    # --- Phase II ----------------------------------------------------------------------------------
+    def _place(self, info: dict, mask: np.ndarray) -> int | None:
+        hand, value, est = info["hand"], info["value"], info["estimate"]
+        can = lambda kind, c: mask[codec.encode_play(kind, c)] == 1  # noqa: E731
+        table = np.flatnonzero(info["on_table"])
+        mine = est[:, 0]
+        best_opp = est[:, 1:].max(axis=1)
+        shown = info["cards"][:, 1:]  # opponents' face-up cards
+
+        # 1. Hit Man against a visible opponent DA where I lead
+        if hand[9]:
+            for c in table[np.argsort(-value[table])]:
+                if shown[c, :, DA].sum() > 0 and mine[c] >= best_opp[c] and can(HIT_MAN, c):
+                    return codec.encode_play(HIT_MAN, c)
+
+        bribes = [b for b in range(NUM_BRIBES) if hand[b]]
+        faceup_next = info["on_contracts"] < info["round"] + 1
+        # 2. Bid where a bribe in hand takes the lead at the best value per dollar
+        best = None
+        for c in table:
+            need = best_opp[c] - mine[c] + 0.5
+            for b in bribes:
+                if VALUES[b] >= need and can(b, c):
+                    score = value[c] / VALUES[b]
+                    if best is None or score > best[0]:
+                        best = (score, b, c, need)
+                    break
+        if best is not None and best[0] >= 40:
+            _, b, c, need = best
+            if faceup_next and VALUES[b] / 2 >= need and VALUES[b] >= 4:
+                return codec.encode_swiss(b, int(info["body"][c]))
+            return codec.encode_play(b, c)
+
+        # 3. Reporter where I trail by no more than the leader's largest face-up bribe
+        if hand[7] or hand[8]:
+            for c in table[np.argsort(-value[table])]:
+                gap = best_opp[c] - mine[c]
+                top = max((VALUES[b] for b in range(NUM_BRIBES) if shown[c, :, b].max() > 0), default=0)
+                if value[c] >= 500 and 0 < gap <= top and mine[c] > 0 and can(REPORTER, c):
+                    return codec.encode_play(REPORTER, c)
+        # 4. DA where an opponent leads beyond my reach
+        if hand[6]:
+            reach = max((VALUES[b] for b in bribes), default=0)
+            for c in table[np.argsort(-value[table])]:
+                if value[c] >= 700 and best_opp[c] - mine[c] > reach and can(DA, c):
+                    return codec.encode_play(DA, c)
+        if best is not None:
+            _, b, c, _ = best
+            return codec.encode_play(b, c)
+        # 5. Dump the smallest bribe: on the best contract I lead, else on a Swiss account
+        if bribes:
+            b = bribes[0]
+            leading = [c for c in table if mine[c] > 0 and mine[c] >= best_opp[c] and can(b, c)]
+            if leading:
+                return codec.encode_play(b, max(leading, key=lambda c: value[c]))
+            return codec.encode_swiss(b, int(self.rng.integers(NUM_BODIES)))
+        return None  # only characters left and none is useful: any legal card
+
+    # --- Phase III ---------------------------------------------------------------------------------
+    def _assign(self, info: dict, legal: np.ndarray) -> int:
+        known, value = info["known"], info["value"]
+        # the Swiss bribe's value is not in the observation's decision piece: the decision kind is it
+        half = VALUES[info["decision_kind"]] / 2
+        options = [a - ASSIGN for a in legal]
+        wins = [c for c in options if known[c, 0] + half > known[c, 1:].max()]
+        if wins:
+            return ASSIGN + max(wins, key=lambda c: value[c])
+        return ASSIGN + min(options, key=lambda c: (known[c, 1:].max() - known[c, 0], -value[c]))
+
+    def _kill(self, info: dict, legal: np.ndarray) -> int:
+        def priority(action: int) -> tuple:
+            rel, slot = divmod(action - KILL, KILL_SLOTS)
+            return (rel != 0, {0: 3, 1: 2, 2: 2, 3: 1}[slot])
+
+        return max(legal, key=priority)
+
+    def _report(self, info: dict, legal: np.ndarray) -> int:
+        c = info["decision_contract"]
+        totals = info["known"][c].copy()
+        options = [a for a in legal if a != DECLINE]
+        best, best_key = None, None
+        for a in options:
+            rel, b = divmod(a - REMOVE, NUM_BRIBES)
+            after = totals.copy()
+            after[rel] -= VALUES[b]
+            top = after.max()
+            i_win = after[0] == top and (after == top).sum() == 1
+            key = (i_win, rel != 0, -top if rel != 0 else -1e9, VALUES[b] if rel != 0 else -VALUES[b])
+            if best_key is None or key > best_key:
+                best, best_key = a, key
+        if DECLINE in legal and (best is None or (best - REMOVE) // NUM_BRIBES == 0):
+            return DECLINE
+        return best
