@@ -1,0 +1,144 @@
+"""The env as a whole: PettingZoo api/seed tests for 3-5 players, bad input, names, events, rendering,
+the information set (observation bounds, resample), and the heuristic against random play."""
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import corruption_envs
+from corruption_envs.core import IllegalActionError
+from corruption_envs.corruptia import CorruptiaRules, HeuristicAgent, env as corruptia_env
+from corruption_envs.corruptia.invariants import check_invariants
+from corruption_envs.corruptia.state import OVER
+from corruption_envs.corruptia.strength import play, wilson
+
+from .helpers import game, legal, pass_all, propose, swap_cards
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_pettingzoo_api_and_seed_tests(n):
+    api_test(corruptia_env(num_players=n), num_cycles=200)
+    seed_test(lambda: corruptia_env(num_players=n), num_cycles=200)
+
+
+def test_registry_metadata_and_player_range():
+    e = corruption_envs.env("corruptia")
+    assert e.metadata["name"] == "corruptia_v0" and e.rules.num_players == 4
+    assert (CorruptiaRules.min_players, CorruptiaRules.max_players) == (3, 5)
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"num_players": 2}, "num_players=2 is not allowed"),
+    ({"num_players": 6}, "num_players=6 is not allowed"),
+    ({"vote_offers": "yes"}, "vote_offers='yes' is not allowed"),
+    ({"blackmail": False}, r"unknown config key\(s\) \['blackmail'\]"),
+])
+def test_bad_config_names_the_key(config, message):
+    with pytest.raises(ValueError, match=message):
+        corruptia_env(**config)
+
+
+def test_illegal_actions_raise_naming_the_action_and_change_nothing():
+    e = corruptia_env()
+    e.reset(seed=0)
+    before = e.state().copy()
+    mask = e.action_mask()
+    for bad in (int(np.flatnonzero(mask == 0)[0]), -3, e.num_actions, 2.5, "vote"):
+        with pytest.raises(IllegalActionError, match=e.agent_selection):
+            e.step(bad)
+    np.testing.assert_array_equal(e.state(), before)
+
+
+def test_every_action_has_a_distinct_name_and_names_fill_in_seats_and_bills():
+    e = corruptia_env(num_players=5)
+    e.reset(seed=1)
+    names = [e.rules.action_name(i) for i in range(e.num_actions)]
+    assert len(set(names)) == len(names)
+    rules, s = game(4, seed=1)
+    s.tokens = [1, 1, 1, 1]
+    propose(rules, s)
+    name = rules.action_name(rules.codec.blackmail(1, 0), s)
+    assert f"player_{(s.actor + 1) % 4}" in name and "vote YES" in name
+
+
+def test_events_are_public_or_private_and_votes_stay_private():
+    rules, s = game(4, seed=2, record_events=True)
+    propose(rules, s)
+    pass_all(rules, s)
+    voter = s.actor
+    rules.apply(s, rules.codec.vote0 + 1)
+    public = [t for a, t in s.events if a == -1]
+    mine = [t for a, t in s.events if a == voter]
+    assert f"player_{voter} has voted" in public[-1] and mine[-1] == "you vote NO"
+    assert all(a in range(-1, 4) for a, _ in s.events)
+    _, quiet = game(4, seed=2)
+    assert quiet.events is None
+
+
+def test_render_shows_own_hand_but_only_the_size_of_others():
+    e = corruptia_env(render_mode="ansi")
+    e.reset(seed=3)
+    full = e.render()
+    view = e.render_for("player_0")
+    assert "Department values" in full
+    assert view.count("cards") >= 3 and "player_1: 0 tokens" in view
+    assert len(view) < len(full)
+
+
+def test_observations_lie_in_zero_one_and_hands_are_private():
+    for n in (3, 5):
+        rules, s = game(n, seed=n)
+        rng = np.random.default_rng(n)
+        lay = rules.observation_layout
+        while s.phase != OVER:
+            for q in range(n):
+                obs = rules.observe(s, q)
+                assert obs.min() >= 0 and obs.max() <= 1
+                assert set(np.flatnonzero(lay.view(obs, "my_hand"))) == set(s.hands[q])
+            moves = legal(rules, s)
+            rules.apply(s, moves[rng.integers(len(moves))])
+
+
+def test_an_opponents_hand_changes_no_observation_of_mine():
+    rules, s = game(4, seed=4)
+    t = s.copy()
+    a, b = t.hands[1][0], t.deck[0]
+    swap_cards(rules, t, a, b)
+    np.testing.assert_array_equal(rules.observe(s, 0), rules.observe(t, 0))
+    assert not np.array_equal(rules.observe(s, 1), rules.observe(t, 1))
+
+
+def test_resample_keeps_my_view_cards_others_saw_taken_and_setup_cards_out_of_the_box():
+    checked = saw_known = 0
+    for g in range(4):
+        rules, s = game(3, seed=5 + g)
+        rng = np.random.default_rng(g)
+        while s.phase != OVER:
+            for me in range(3):
+                other = rules.resample_hidden(s, me, np.random.default_rng(checked))
+                np.testing.assert_array_equal(rules.observe(other, me), rules.observe(s, me))
+                if me == s.actor:
+                    np.testing.assert_array_equal(rules.legal_mask(other), rules.legal_mask(s))
+                assert not s.returned & set(other.box)
+                assert all(other.loc[c] == q for c, q in enumerate(s.known_at) if q >= 0)
+                check_invariants(rules, other)
+                checked += 1
+            saw_known += bool((s.known_at >= 0).any())
+            moves = legal(rules, s)
+            rules.apply(s, moves[rng.integers(len(moves))])
+    assert checked > 1000 and saw_known > 0
+
+
+def test_heuristic_beats_three_random_players_clearly():
+    games = 120
+    wins = sum(play(4, 7_000 + g, g % 4) for g in range(games))
+    lo, _ = wilson(wins, games)
+    assert lo > 0.5, f"heuristic won {wins}/{games}; a random seat wins 1/4"
+
+
+def test_heuristic_reads_only_the_observation():
+    e = corruptia_env()
+    e.reset(seed=6)
+    bot = HeuristicAgent(e, seed=0)
+    obs, *_ = e.last()
+    a = bot.act(obs["observation"].copy(), obs["action_mask"].copy())
+    assert obs["action_mask"][a] == 1
