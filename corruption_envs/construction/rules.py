@@ -14,7 +14,7 @@ from .observer import build_layout, observe
 from .render import render
 from .state import CARDS, MAYOR, OVER, PAY, PLACE, VOTE, State
 from .tables import (
-    BIG_PAPA, BIG_PAPA_CITY_WORKERS, BIG_PAPA_FESTIVALS, CARD_COUNTS, CARD_NAMES, CITY_WORKERS,
+    BIG_PAPA, BIG_PAPA_CITY_WORKERS, BLACK, WHITE, BIG_PAPA_FESTIVALS, CARD_COUNTS, CARD_NAMES, CITY_WORKERS,
     COMPLETION_WORKERS, CUT_AND_PASTE, DEEP_MERDE, DIE_FACES, GIFT_AMOUNTS, LA_GREVE, LOGO_COST,
     LOGO_FACES, MAX_CONTRACTS, NUM_CONTRACTS, NUM_TURNS, PAY_PER_CONTRACT, PLAYER_WORKERS,
     RED, RED_ALERT, REVENUE_QUEBEC, SETUP_DICE, SNITCH, SPIC_N_SPAN, SPIC_N_SPAN_REMOVES,
@@ -239,28 +239,34 @@ class ConstructionRules(Rules):
             p = (p + 1) % n
         self._roll(s)
 
+    def roll_dice(self, s: State, p: int) -> tuple[int, int, int]:
+        """Seat p rolls one die per Corruption on its contracts: (dice, red dice, logos).
+
+        White dice show a logo on 1 face of 6, black (Deep Merde) on 2, red (Red Alert) on 3."""
+        dice = sum(s.corruption[c] for c in range(C) if s.owner[c] == p)
+        red = 0
+        if s.red[p]:
+            red = min(dice, s.contracts_of(p)) if self.red_per_contract else dice
+        base = BLACK if s.merde[p] else WHITE
+        logos = 0
+        if red:
+            logos += int(s.rng.binomial(red, LOGO_FACES[RED] / DIE_FACES))
+        if dice - red:
+            logos += int(s.rng.binomial(dice - red, LOGO_FACES[base] / DIE_FACES))
+        return dice, red, logos
+
     def _roll(self, s: State) -> None:
-        """One die per Corruption on a player's contracts; Deep Merde black, Red Alert red dice."""
-        n, rng = s.n, s.rng
+        n = s.n
         s.payments_left = []
         for k in range(n):
             p = (s.first + k) % n
-            dice = sum(s.corruption[c] for c in range(C) if s.owner[c] == p)
-            red = 0
-            if s.red[p]:
-                red = min(dice, s.contracts_of(p)) if self.red_per_contract else dice
-            base = 1 if s.merde[p] else 0  # BLACK or WHITE
-            logos = 0
-            if red:
-                logos += int(rng.binomial(red, LOGO_FACES[RED] / DIE_FACES))
-            if dice - red:
-                logos += int(rng.binomial(dice - red, LOGO_FACES[base] / DIE_FACES))
+            dice, red, logos = self.roll_dice(s, p)
             s.logos[p] = logos
             s.paid_percent[p] = False
             if logos:
                 s.payments_left.append(p)
             self._log(s, -1, f"player_{p} rolls {dice} dice ({red} red, {dice - red} "
-                             f"{'black' if base else 'white'}): {logos} logo(s)")
+                             f"{'black' if s.merde[p] else 'white'}): {logos} logo(s)")
         if s.payments_left:
             s.phase = PAY
             s.actor = s.payments_left[0]
