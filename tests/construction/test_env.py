@@ -1,0 +1,102 @@
+"""The env as PettingZoo sees it, bad input, and the heuristic bot."""
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import corruption_envs
+from corruption_envs.construction import ConstructionRules, HeuristicAgent, codec, env, raw_env
+from corruption_envs.construction.heuristic import win_rate, wilson
+from corruption_envs.core import IllegalActionError
+
+
+@pytest.mark.parametrize("n", range(3, 8))
+def test_pettingzoo_api_test(n):
+    api_test(env(num_players=n), num_cycles=100)
+
+
+@pytest.mark.parametrize("n", range(3, 8))
+def test_pettingzoo_seed_test(n):
+    seed_test(lambda: env(num_players=n), num_cycles=100)
+
+
+def test_registry_name_version_and_players():
+    e = corruption_envs.env("construction")
+    assert e.metadata["name"] == "construction_v0"
+    assert ConstructionRules.name == "construction" and ConstructionRules.version == 0
+    assert (ConstructionRules.min_players, ConstructionRules.max_players) == (3, 7)
+    assert e.possible_agents == [f"player_{i}" for i in range(4)]
+    assert isinstance(raw_env(), type(e))
+
+
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ({"num_players": 2}, "num_players=2 is not allowed"),
+        ({"num_players": 8}, "num_players=8 is not allowed"),
+        ({"completion": "four"}, "completion='four' is not allowed"),
+        ({"red_alert": "none"}, "red_alert='none' is not allowed"),
+        ({"max_gifts": 9}, "max_gifts=9 is not allowed"),
+        ({"secret_gifts": "yes"}, "secret_gifts='yes' is not allowed"),
+        ({"festivals": 2}, "unknown config key"),
+    ],
+)
+def test_bad_config_names_the_key_and_what_is_allowed(config, message):
+    with pytest.raises(ValueError, match=message):
+        env(**config)
+
+
+def test_illegal_actions_raise_naming_the_action_and_change_nothing():
+    e = env()
+    e.reset(seed=0)
+    before = e.state().copy()
+    agent = e.agent_selection
+    with pytest.raises(IllegalActionError, match=f"{agent} cannot play 44"):
+        e.step(codec.OUTSIDER)  # a vote in the Corruption phase
+    with pytest.raises(IllegalActionError, match="out of range"):
+        e.step(codec.NUM_ACTIONS)
+    with pytest.raises(IllegalActionError):
+        e.step("pass")
+    np.testing.assert_array_equal(e.state(), before)
+
+
+def test_action_names_are_readable_and_name_the_seats():
+    e = env(num_players=4)
+    e.reset(seed=1)
+    p = e.agent_name_mapping[e.agent_selection]
+    assert e.action_name(codec.gift(1, 2)) == f"give $50k to player_{(p + 2) % 4}"
+    assert e.action_name(codec.PLACE + 3) == "place a worker on contract 3"
+    assert "Outsider" in e.action_name(codec.OUTSIDER)
+    assert e.unwrapped.rules.action_name(codec.SNITCH) == "play Stooleur/Snitch against seat +1 and seat +2"
+
+
+def test_rendering_hides_what_the_seat_cannot_see():
+    e = env(num_players=3, render_mode="ansi")
+    e.reset(seed=2)
+    s = e.game_state
+    s.hand[1][2] += 1
+    s.deck.remove(2)
+    mine = e.render_for("player_1")
+    theirs = e.render_for("player_0")
+    assert "Deep Merde x1" in mine and "Deep Merde" not in theirs
+    assert "about $" in theirs and "cash $100k" in e.render()
+
+
+def test_heuristic_plays_legally_from_any_seat_at_every_player_count():
+    for n in range(3, 8):
+        e = env(num_players=n)
+        e.reset(seed=n)
+        bots = [HeuristicAgent(e, seed=p) for p in range(n)]
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            a = bots[e.agent_name_mapping[agent]].act(obs["observation"], obs["action_mask"])
+            assert obs["action_mask"][a] == 1
+            e.step(a)
+
+
+def test_heuristic_beats_random_play_clearly():
+    wins, games = win_rate(games=240, num_players=4, seed=7)
+    low, high = wilson(wins, games)
+    assert low > 0.5, f"heuristic won {wins}/{games} against 3 random bots (chance 0.25)"
