@@ -30,10 +30,12 @@ class SelfPlayCallback(BaseCallback):
         export: Callable[[], Any],
         total: int,
         progress: bool = True,
+        replicated: bool = False,
     ) -> None:
         super().__init__()
         self.config, self.out, self.pool, self.export = config, out, pool, export
         self.total = total
+        self.replicated = replicated  # envs in subprocesses hold pool replicas to keep in sync
         self.progress = progress
         self.start_time = time.monotonic()
         self.start_steps = 0
@@ -60,13 +62,15 @@ class SelfPlayCallback(BaseCallback):
             if "win" in info:
                 self.episodes += 1
                 self.recent_wins.append(info["win"])
+                for ident, points in info["pool_points"]:
+                    self.pool.record(ident, points)
         del self.recent_wins[:-500]
         n = self.num_timesteps
         if self.bar is not None:  # sb3 rounds the run up to whole rollouts: clamp the bar
             self.bar.update(min(n, self.total) - self.bar.n)
         if n >= self.next_snapshot:
             self.next_snapshot += self.config["pool"]["snapshot_every"]
-            self.pool.add(self.export(), n)
+            self.add_snapshot(n)
         if n >= self.next_eval:
             self.next_eval += self.config["eval"]["every"]
             self.run_evaluation()
@@ -92,6 +96,17 @@ class SelfPlayCallback(BaseCallback):
     @property
     def train_win_rate(self) -> float:
         return sum(self.recent_wins) / len(self.recent_wins) if self.recent_wins else float("nan")
+
+    def add_snapshot(self, step: int) -> None:
+        """A frozen copy of the learner joins the pool, here and in every env's replica of it."""
+        snap = self.pool.add(self.export(), step)
+        if self.replicated:
+            self.training_env.env_method("add_snapshot", snap.policy, step, snap.ident)
+            self.training_env.env_method("sync_pool_scores", self.pool.scores())
+
+    def _on_rollout_end(self) -> None:
+        if self.replicated:
+            self.training_env.env_method("sync_pool_scores", self.pool.scores())
 
     def run_evaluation(self, games: int | None = None) -> list[Result]:
         ev = self.config["eval"]

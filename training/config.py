@@ -79,6 +79,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "timesteps": _with(_int(1), 1_000_000),
         "seed": _with(_int(0), 0),
         "n_envs": _with(_int(1, 256), 8),
+        "vec_env": _choice("dummy", "dummy", "subproc"),
         "torch_threads": _with(_int(1, 64), 1),
         "players": Key([2, 4], _players, "[min, max] player counts within the game's range"),
         "checkpoint_every": _with(_int(1), 100_000),

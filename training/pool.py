@@ -57,9 +57,10 @@ class OpponentPool:
         self.snapshots: list[Snapshot] = []
         self._next_id = 0
 
-    def add(self, policy: NumpyPolicy, step: int) -> Snapshot:
-        snap = Snapshot(self._next_id, step, policy)
-        self._next_id += 1
+    def add(self, policy: NumpyPolicy, step: int, ident: int | None = None) -> Snapshot:
+        """Add a snapshot (a replica passes the trainer's `ident` so both name it alike)."""
+        snap = Snapshot(self._next_id if ident is None else ident, step, policy)
+        self._next_id = snap.ident + 1
         self.snapshots.append(snap)
         if len(self.snapshots) > self.max_snapshots:
             self.snapshots.pop(0)  # the oldest is the weakest, so it goes first
@@ -87,6 +88,9 @@ class OpponentPool:
                 s.score += learner_points
                 s.games += 1
                 return
+
+    def scores(self) -> dict[int, tuple[float, float]]:
+        return {s.ident: (s.score, s.games) for s in self.snapshots}
 
     # --- persistence (for --resume) --------------------------------------------------------------
     def save(self, folder: Path) -> None:

@@ -98,18 +98,28 @@ def build_model(config: dict[str, Any], venv: Any, out: Path, resume: bool) -> A
 
 
 def make_venv(config: dict[str, Any], pool: Any) -> Any:
-    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+    """run.vec_env 'dummy': all envs in this process share `pool`; 'subproc': one process per env,
+    each with a replica of the pool that the trainer keeps in sync (snapshots, PFSP scores)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    from .pool import OpponentPool
     from .wrapper import SelfPlayEnv
 
-    run = config["run"]
+    run, pool_cfg = config["run"], config["pool"]
     players = tuple(run["players"])
+    subproc = run["vec_env"] == "subproc"
 
     def maker(i: int):
-        return lambda: SelfPlayEnv(config["game"], config["env"], players, pool, seed=run["seed"] * 7919 + i)
+        def make() -> SelfPlayEnv:
+            own = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"]) if subproc else pool
+            return SelfPlayEnv(config["game"], config["env"], players, own, seed=run["seed"] * 7919 + i)
 
-    # one process: the pool is shared in memory and 2 cores are better spent on torch + the games
-    return VecMonitor(DummyVecEnv([maker(i) for i in range(run["n_envs"])]))
+        return make
+
+    makers = [maker(i) for i in range(run["n_envs"])]
+    # fork: workers inherit the game registry and need no torch of their own
+    venv = SubprocVecEnv(makers, start_method="fork") if subproc else DummyVecEnv(makers)
+    return VecMonitor(venv)
 
 
 def train(config: dict[str, Any], out: Path, resume: bool = False, progress: bool = True) -> dict[str, Any]:
@@ -142,9 +152,14 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
     export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, commit))  # noqa: E731
     if not pool.snapshots:
         pool.add(export(), model.num_timesteps)
+    replicated = run["vec_env"] == "subproc"
+    if replicated:
+        for snap in pool.snapshots:
+            venv.env_method("add_snapshot", snap.policy, snap.step, snap.ident)
+        venv.env_method("sync_pool_scores", pool.scores())
 
     total = run["timesteps"]
-    callback = SelfPlayCallback(config, out, pool, export, total, progress)
+    callback = SelfPlayCallback(config, out, pool, export, total, progress, replicated)
     remaining = max(0, total - model.num_timesteps)
     t0 = time.monotonic()
     model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="ppo")

@@ -136,11 +136,21 @@ class SelfPlayEnv(gym.Env):
         me = env.agent_name_mapping[self.learner]
         ranks = [env.infos[a].get("rank", 0.0) for a in env.possible_agents]
         points = pairwise_points(ranks, me)
-        for seat, ident in enumerate(self.opponent_ids):
-            if ident is not None:
-                self.pool.record(ident, points[seat])
         return {
             "win": win_share(ranks, me),
             "num_players": len(ranks),
             "opponents": [k for k in self.opponent_kinds if k != "learner"],
+            # the trainer adds these to the pool's PFSP scores (the pool may live in another process)
+            "pool_points": [(ident, points[seat]) for seat, ident in enumerate(self.opponent_ids)
+                            if ident is not None],
         }
+
+    # --- pool replicas (SubprocVecEnv workers hold their own copy of the trainer's pool) -----------------
+    def add_snapshot(self, policy: Any, step: int, ident: int) -> None:
+        if all(s.ident != ident for s in self.pool.snapshots):  # a shared pool has it already
+            self.pool.add(policy, step, ident)
+
+    def sync_pool_scores(self, scores: dict[int, tuple[float, float]]) -> None:
+        for snap in self.pool.snapshots:
+            if snap.ident in scores:
+                snap.score, snap.games = scores[snap.ident]

@@ -81,3 +81,12 @@ def test_resume_continues_from_the_checkpoint(run, tmp_path):
 def test_out_folder_that_is_not_empty_is_refused(run, toy_yaml_path, capsys):
     assert main(["--config", str(toy_yaml_path), "--out", str(run)]) == 2
     assert "exists and is not empty" in capsys.readouterr().err
+
+
+def test_subprocess_envs_keep_their_pool_replicas_in_sync(toy_yaml_path, tmp_path):
+    out = tmp_path / "sub"
+    assert main(["--config", str(toy_yaml_path), "--out", str(out), "--no-progress",
+                 "--set", "run.vec_env=subproc", "--set", "run.timesteps=512"]) == 0
+    pool = json.loads((out / "pool" / "pool.json").read_text())
+    assert len(pool["snapshots"]) == 3  # initial + two snapshot_every=256 (max_snapshots=3)
+    assert sum(s["games"] for s in pool["snapshots"]) > 3 * 2  # results flowed back from the workers

@@ -92,7 +92,7 @@ def test_reward_mode_reaches_the_learner():
     assert len(rewards) >= 3  # rank rewards are graded, not just win/lose
 
 
-def test_learner_results_update_pfsp_scores_of_the_snapshots_it_met():
+def test_episode_end_reports_the_learners_points_against_each_snapshot_seat():
     from corruption_envs.policy import NumpyPolicy
 
     pool = OpponentPool({"self": 1.0}, max_snapshots=3, pfsp_power=2.0)
@@ -103,8 +103,12 @@ def test_learner_results_update_pfsp_scores_of_the_snapshots_it_met():
         w.reset()
         done = False
         while not done:
-            _, _, done, _, _ = w.step(int(np.flatnonzero(w.action_masks())[-1]))
-    assert snap.games == 2 + 10 * 2  # prior + two snapshot seats per game
+            _, _, done, _, info = w.step(int(np.flatnonzero(w.action_masks())[-1]))
+        env = w.env
+        me = env.agent_name_mapping[w.learner]
+        ranks = [env.infos[a]["rank"] for a in env.possible_agents]
+        expected = [(snap.ident, p) for seat, p in enumerate(pairwise_points(ranks, me)) if seat != me]
+        assert info["pool_points"] == expected
 
 
 def test_pairwise_points_and_shared_wins():
