@@ -38,6 +38,7 @@ class SelfPlayCallback(BaseCallback):
         self.replicated = replicated  # envs in subprocesses hold pool replicas to keep in sync
         self.progress = progress
         self.start_time = time.monotonic()
+        self.start_cpu = time.process_time()  # this process only: load-independent with vec_env dummy
         self.start_steps = 0
         self.next_snapshot = self.next_eval = self.next_checkpoint = 0
         self.recent_wins: list[float] = []
@@ -92,6 +93,11 @@ class SelfPlayCallback(BaseCallback):
     def steps_per_second(self) -> float:
         elapsed = time.monotonic() - self.start_time
         return (self.num_timesteps - self.start_steps) / elapsed if elapsed > 0 else 0.0
+
+    @property
+    def steps_per_cpu_second(self) -> float:
+        cpu = time.process_time() - self.start_cpu
+        return (self.num_timesteps - self.start_steps) / cpu if cpu > 0 else 0.0
 
     @property
     def train_win_rate(self) -> float:

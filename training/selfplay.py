@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -161,9 +162,10 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
     total = run["timesteps"]
     callback = SelfPlayCallback(config, out, pool, export, total, progress, replicated)
     remaining = max(0, total - model.num_timesteps)
-    t0 = time.monotonic()
+    t0, cpu0 = time.monotonic(), time.process_time()
     model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="ppo")
-    learn_seconds = time.monotonic() - t0
+    learn_seconds, learn_cpu = time.monotonic() - t0, time.process_time() - cpu0
+    steps_per_s, steps_per_cpu_s = callback.steps_per_second, callback.steps_per_cpu_second
 
     callback.save_checkpoint()
     final = export()
@@ -174,7 +176,9 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
     plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config["game"])
     summary = {
         "game": config["game"], "timesteps": model.num_timesteps, "commit": commit,
-        "learn_seconds": round(learn_seconds, 1), "learner_steps_per_s": round(callback.steps_per_second, 1),
+        "learn_seconds": round(learn_seconds, 1), "learn_cpu_seconds": round(learn_cpu, 1),
+        "learner_steps_per_s": round(steps_per_s, 1), "learner_steps_per_cpu_s": round(steps_per_cpu_s, 1),
+        "load_average": list(os.getloadavg()), "vec_env": run["vec_env"], "players": run["players"],
         "stopped": callback.stop_reason or "timesteps reached", "pool_mix": pool_cfg["mix"],
         "final_eval": [r.as_dict() for r in results],
     }
