@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .state import CARDS, INCOME, OVER, PAY, PAYMENT, PLACE, VOTE, State
+from .state import INCOME, OVER, PAY, PAYMENT, VOTE, State
 from .tables import CARD_COUNTS, MAX_CONTRACTS, NUM_CONTRACTS, NUM_TURNS, PLAYER_WORKERS
 
 if TYPE_CHECKING:
@@ -20,34 +20,31 @@ def check_invariants(rules: "ConstructionRules", s: State) -> None:
     for p in range(n):
         assert s.contracts_of(p) <= MAX_CONTRACTS, f"player_{p} holds more than {MAX_CONTRACTS} contracts"
     # Corruption tokens only on contracts in play, never negative
-    for c in range(NUM_CONTRACTS):
-        assert s.corruption[c] >= 0, f"contract {c} has negative corruption"
-        if s.owner[c] < 0:
-            assert s.corruption[c] == 0 and sum(s.workers[c]) == 0 and not s.city[c] \
-                and not s.festival[c], f"contract {c} in the stack carries tokens or workers"
+    assert min(s.corruption) >= 0, f"negative corruption {s.corruption}"
+    for c in s.stack:
+        assert s.corruption[c] == 0 and not any(s.workers[c]) and not s.city[c] \
+            and not s.festival[c], f"contract {c} in the stack carries tokens or workers"
     # 45 investigation cards, each in exactly one place
+    held = [sum(col) for col in zip(*s.hand)]
     for t in range(8):
-        held = sum(s.hand[p][t] for p in range(n))
-        assert held >= 0 and min(s.hand[p][t] for p in range(n)) >= 0, "negative hand count"
-        total = held + s.deck.count(t) + s.discard[t]
+        total = held[t] + s.deck.count(t) + s.discard[t]
         assert total == CARD_COUNTS[t], f"card type {t}: {total} copies instead of {CARD_COUNTS[t]}"
-        for o in range(n):
-            for q in range(n):
-                assert 0 <= s.known[o][q][t] <= s.hand[q][t], \
-                    f"player_{o} 'knows' more of card {t} in player_{q}'s hand than there is"
+    assert min(min(h) for h in s.hand) >= 0, "negative hand count"
+    for o in range(n):
+        for q in range(n):
+            known = s.known[o][q]
+            if any(known):
+                assert min(known) >= 0 and all(k <= h for k, h in zip(known, s.hand[q])), \
+                    f"player_{o} 'knows' more cards in player_{q}'s hand than there are"
     # money: never negative, and exactly income minus payments (gifts only move it)
     assert min(s.cash) >= 0, f"negative cash {s.cash}"
-    flow = 0
-    for kind, a, b, c in s.ledger:
-        if kind == INCOME:
-            flow += b
-        elif kind == PAYMENT:
-            flow -= c
+    flow = sum([e[2] for e in s.ledger if e[0] == INCOME]) - sum([e[3] for e in s.ledger if e[0] == PAYMENT])
     assert sum(s.cash) == flow, f"money not conserved: cash {sum(s.cash)} vs ledger {flow}"
     # workers conserved: each player's workers of the year are on contracts or still to place
-    if s.phase in (PLACE, VOTE, CARDS, PAY) or s.phase == 2:
+    if s.phase != OVER:
+        on_contracts = [sum(col) for col in zip(*s.workers)]
         for p in range(n):
-            placed = sum(s.workers[c][p] for c in range(NUM_CONTRACTS))
+            placed = on_contracts[p]
             own = s.contracts_of(p)
             assert placed >= own, f"player_{p} left one of their own contracts without a worker"
             assert placed + s.to_place[p] == max(PLAYER_WORKERS[s.turn], own), \
