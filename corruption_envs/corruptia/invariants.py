@@ -1,4 +1,7 @@
-"""Invariants of a Corruptia state, checked after every step by the random-play fuzz."""
+"""Invariants of a Corruptia state, checked after every step by the random-play fuzz.
+
+Kept cheap (no pass over the whole grid): the fuzz calls this after every decision of thousands of games.
+"""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -6,58 +9,70 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .scoring import department_values
-from .state import IN_DISCARD, CELL, NEGOTIATE, OVER, SWAP_TAKE, VOTE, WORKER
-from .tables import CRONIES_EACH, DEAL_PER_ROUND, NUM_CARDS, NUM_OFFICIALS, START_HAND
+from .state import (CELL, IN_BOX, IN_DECK, IN_DISCARD, NEGOTIATE, ON_TABLE, OVER, PROPOSED, SWAP_TAKE,
+                    VOTE, WORKER)
+from .tables import CRONIES_EACH, DEAL_PER_ROUND, FINAL_HAND, NUM_CARDS, NUM_OFFICIALS, START_HAND
 
 if TYPE_CHECKING:
     from .rules import CorruptiaRules
     from .state import CorruptiaState
 
+ALL_CARDS = list(range(NUM_CARDS))
+
 
 def check_invariants(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
     n = s.n
     in_proposal = s.phase in (CELL, WORKER, NEGOTIATE, VOTE)
-    places = s.deck + s.box + s.discard + [c for c in s.cell_card if c >= 0]
+    table = [s.cell_card[i] for i in s.placed]
+    places = s.deck + s.box + s.discard + table
     for h in s.hands:
         places += h
     if in_proposal:
         places.append(s.bill)
-    assert len(places) == NUM_CARDS and set(places) == set(range(NUM_CARDS)), \
+    assert sorted(places) == ALL_CARDS, \
         "every bill must be in exactly one place (pile, box, discard zone, table, a hand, the proposal)"
-    assert len(s.placed) == len(set(s.placed)) == sum(c >= 0 for c in s.cell_card), \
+    # with every card counted once, no cell can hold a card that is missing from `placed`
+    assert len(s.placed) == len(set(s.placed)) and min(table) >= 0, \
         "the list of placed cells must match the table"
-    assert sum(s.officials) == NUM_OFFICIALS, "Public Officials are conserved"
-    assert all(x >= 0 for x in s.officials), "no bill has a negative number of officials"
+    # (rules only ever change officials on placed cells, so counting those is enough)
+    on_table = [s.officials[i] for i in s.placed]
+    assert sum(on_table) == NUM_OFFICIALS and min(on_table) >= 0, \
+        "Public Officials are conserved and stand on bills"
     pending = s.pending_cronies if in_proposal else 0
-    assert sum(s.reserve) + sum(s.cronies) + pending == CRONIES_EACH * n, "Cronies are conserved"
-    assert all(x >= 0 for x in s.reserve), "no reserve is negative"
-    assert all(t >= 0 for t in s.tokens), "tokens never go negative"
+    assert sum(s.reserve) + sum(s.cronies[i] for i in s.placed) + pending == CRONIES_EACH * n, \
+        "Cronies are conserved"
+    assert min(s.reserve) >= 0, "no reserve is negative"
+    assert min(s.tokens) >= 0, "tokens never go negative"
+    radius, distance, nb, cell_card = rules.grid.radius, rules.grid.distance, rules.neighbours, s.cell_card
     for cell in s.placed:
-        assert any(j >= 0 and s.cell_card[j] >= 0 for j in rules.neighbours[cell]), \
-            "every bill on the table touches another"
-        assert rules.grid.distance[cell] <= rules.grid.radius, "a bill left the grid's proven bound"
+        assert any(j >= 0 and cell_card[j] >= 0 for j in nb[cell]), "every bill touches another"
+        assert distance[cell] <= radius, "a bill left the grid's proven bound"
     if in_proposal:
         for j, k in s.pending.items():
             assert 0 < k <= s.officials[j], "interview officials come from a bill holding them"
-        assert s.cell_card[s.cell] < 0 if s.cell >= 0 else True, "the proposed cell is empty"
-    rounds_dealt = min(s.round, 4) + 1 if s.phase != OVER else 5
+        assert s.cell < 0 or cell_card[s.cell] < 0, "the proposed cell is empty"
+    # hands: 3 + 2 a round dealt so far, minus one card played each own turn
+    rounds_dealt = 5 if s.phase == OVER else s.round + 1
+    loc = np.full(NUM_CARDS, IN_DECK, np.int8)
+    loc[s.box] = IN_BOX
+    loc[s.discard] = IN_DISCARD
+    loc[table] = ON_TABLE
+    if in_proposal:
+        loc[s.bill] = PROPOSED
     for p in range(n):
         expected = START_HAND + DEAL_PER_ROUND * rounds_dealt - s.played[p]
         if s.phase == SWAP_TAKE and p == s.actor:
             expected -= 1  # between giving up a card and taking one
-        assert len(s.hands[p]) == expected, f"player_{p} holds {len(s.hands[p])} cards, not {expected}"
-        assert sorted(np.flatnonzero(s.loc == p).tolist()) == sorted(s.hands[p]), \
-            f"loc mirrors player_{p}'s hand"
-    assert all(s.loc[c] == s.known_at[c] for c in np.flatnonzero(s.known_at >= 0)), \
-        "publicly known hand cards are in that hand"
-    assert sorted(np.flatnonzero(s.loc == IN_DISCARD).tolist()) == sorted(s.discard), \
-        "loc mirrors the discard zone"
+        hand = s.hands[p]
+        assert len(hand) == expected, f"player_{p} holds {len(hand)} cards, not {expected}"
+        loc[hand] = p
+        assert not s.held[p][p], "nobody holds their own party's blackmail card"
+    known = np.flatnonzero(s.known_at >= 0)
+    assert (s.loc[known] == s.known_at[known]).all(), "publicly known hand cards are in that hand"
+    assert np.array_equal(loc, s.loc), "loc mirrors where every card is"
     if s.phase == OVER:
-        assert all(len(h) == 8 for h in s.hands), "eight cards in each hand at the end"
+        assert all(len(h) == FINAL_HAND for h in s.hands), "eight cards in each hand at the end"
     if s.phase == SWAP_TAKE:
         assert s.given in s.discard, "the card just given up lies in the discard zone"
-    assert s.values == department_values(s.cell_card, s.officials, s.cronies, s.placed,
-                                         rules.neighbours), \
+    assert s.values == department_values(cell_card, s.officials, s.cronies, s.placed, nb), \
         "cached department values match the table"
-    for p in range(n):
-        assert not s.held[p][p], "nobody holds their own party's blackmail card"
