@@ -20,7 +20,7 @@ from .tables import CARD_COUNTS, GIFT_AMOUNTS
 if TYPE_CHECKING:
     from .rules import ConstructionRules
 
-FRESH_TRIES = 32
+FRESH_TRIES = 4
 
 
 def resample_hidden(rules: "ConstructionRules", s: State, me: int, rng: np.random.Generator) -> State:
