@@ -224,3 +224,26 @@ def test_no_bill_ever_leaves_the_grid_whose_radius_is_five_turns_a_player(n):
     for rules, s in states_at((BILL,), games=3):
         turns_so_far = s.round * s.n + s.turn
         assert all(rules.grid.distance[x] <= turns_so_far for x in s.placed)
+
+
+def test_officials_on_an_approved_bill_take_its_income_and_can_be_moved_again():
+    rules, s = culture_example()
+    rules.apply(s, NEW_CULTURE)  # income $1
+    rules.apply(s, cell_action(rules, 0, -2))
+    for w in (worker_from(rules, s, 0, 0), worker_from(rules, s, 0, 0), worker_from(rules, s, 1, -1)):
+        rules.apply(s, w)
+    pass_all(rules, s)
+    vote(rules, s, {})
+    nxt = s.proposer
+    wanted = card("environment", 2, (1, 1, 2))
+    give(rules, s, nxt, [wanted])
+    s.reserve[nxt] = 1
+    rules._start_turn(s)
+    rules.apply(s, wanted)
+    # (-1, -3) touches only the new bill: its three officials now count as $1 officials
+    rules.apply(s, cell_action(rules, -1, -3))
+    w = worker_from(rules, s, 0, -2)
+    rules.apply(s, w)
+    rules.apply(s, w)
+    assert w not in legal(rules, s)  # both $1 jobs are filled; the $2 job needs the Crony
+    assert legal(rules, s) == [rules.codec.worker0 + CRONY_WORKER]

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from corruption_envs.corruptia.state import OVER
-from corruption_envs.corruptia.tables import DEPT, INCOME
+from corruption_envs.corruptia.tables import BUDGET, BUDGETS, DEPT, INCOME, NUM_CARDS
 
 from .helpers import game, legal
 
@@ -92,3 +92,10 @@ def test_the_die_has_five_departments_and_a_revolution_each_one_sixth():
         _, s = game(3, seed=seed)
         faces[s.die] += 1
     assert (faces > 60).all()  # each face about 100 times out of 600
+
+
+def test_the_bill_deck_follows_the_rulings_card_list():
+    assert NUM_CARDS == 90
+    for c in range(NUM_CARDS):
+        d, k = divmod(c, 18)
+        assert DEPT[c] == d and INCOME[c] == 1 + k % 3 and BUDGET[c] == BUDGETS[(k // 3 + d) % 6]
