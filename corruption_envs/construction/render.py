@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .money import view_of
-from .state import PHASE_NAMES, VOTE, State
+from .state import OVER, PHASE_NAMES, VOTE, State
 from .tables import CARD_NAMES, NUM_TURNS, YEARS
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def render(rules: "ConstructionRules", s: State, player: int | None = None) -> s
             lines.append(f"  contract {c:2d} of player_{s.owner[c]}: corruption {s.corruption[c]}, "
                          f"workers {crew}{extra}")
     lines.append(f"stack {len(s.stack)} contract(s); investigation deck {len(s.deck)} card(s)")
-    if s.phase == 5:
+    if s.phase == OVER:
         scores = rules.scores(s)
         lines.append("final: " + ", ".join(f"player_{p} ${v * 10}k" for p, v in enumerate(scores)))
     return "\n".join(lines)
