@@ -3,9 +3,10 @@
 Hidden from seat `me`: the order of the unseen part of the contract stack, the investigation deck
 order, the opponents' cards beyond what `me` knows for sure they hold, the votes already cast in the
 running election, and the amounts of secret gifts between two other players (and so the opponents'
-cash). Redrawn gift amounts are kept only if the whole money ledger replays consistently (no gift above
-the giver's cash, every payment taking what it took, every revealed cash as shown); after a bounded
-number of tries, single gifts are redrawn one at a time, so a draw always exists (the true one).
+cash). Gift amounts are redrawn forward in time, each uniform among the amounts the giver could then afford,
+and kept only if the whole money ledger replays consistently (every payment taking what it took, every
+revealed cash as shown); after a few failed tries, single gifts are redrawn one at a time from the true
+amounts, which always ends in a consistent draw (the truth is one).
 """
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ import numpy as np
 
 from . import money
 from .state import GIFT, VOTE, State
-from .tables import CARD_COUNTS, GIFT_AMOUNTS
+from .tables import CARD_COUNTS
 
 if TYPE_CHECKING:
     from .rules import ConstructionRules
 
-FRESH_TRIES = 4
+FRESH_TRIES = 4  # draws of all hidden gift amounts at once
+SWEEP = 12  # then single gifts redrawn, at most this many
 
 
 def resample_hidden(rules: "ConstructionRules", s: State, me: int, rng: np.random.Generator) -> State:
@@ -73,22 +75,16 @@ def _redeal_cards(t: State, me: int, rng: np.random.Generator) -> None:
 
 
 def _redraw_gifts(t: State, me: int, rng: np.random.Generator) -> None:
-    hidden = [i for i, (kind, a, b, _) in enumerate(t.ledger)
-              if kind == GIFT and a != me and b != me]
+    hidden = [i for i, (kind, a, b, _) in enumerate(t.ledger) if kind == GIFT and a != me and b != me]
     if not hidden:
         return
     truth = t.ledger
-    for _ in range(FRESH_TRIES):
-        ledger = truth[:]
-        for i in hidden:
-            _, a, b, _ = ledger[i]
-            ledger[i] = (GIFT, a, b, GIFT_AMOUNTS[int(rng.integers(len(GIFT_AMOUNTS)))])
-        if money.replay(t, ledger, True):
+    for _ in range(FRESH_TRIES):  # every hidden amount redrawn, forward in time
+        if money.replay(t, truth, True, frozenset(hidden), rng):
             return
-    ledger = truth[:]
-    for i in [hidden[j] for j in rng.permutation(len(hidden))]:
-        _, a, b, amount = ledger[i]
-        ledger[i] = (GIFT, a, b, GIFT_AMOUNTS[int(rng.integers(len(GIFT_AMOUNTS)))])
-        if not money.replay(t, ledger, True):
-            ledger[i] = (GIFT, a, b, amount)
+    # one gift at a time from the true amounts: always ends consistent (the truth is)
+    ledger = truth
+    for i in rng.permutation(hidden)[:SWEEP]:
+        if money.replay(t, ledger, True, frozenset((int(i),)), rng):
+            ledger = t.ledger
     assert money.replay(t, ledger, True)

@@ -81,13 +81,42 @@ class State:
         rng.bit_generator.state = self.rng.bit_generator.state
         new.rng = rng
         new.events = None if self.events is None else self.events[:]
-        for name in ("n", "turn", "phase", "actor", "first", "stack_hidden", "mayor", "city_left",
-                     "fest_left", "cut_used", "passes", "investigated", "last_mayor"):
-            setattr(new, name, getattr(self, name))
-        for name in ("stack", "owner", "corruption", "city", "festival", "cash", "keys", "to_place",
-                     "passed", "gifts_left", "votes", "deck", "discard", "merde", "red", "logos",
-                     "paid_percent", "last_votes", "last_ballots", "ledger", "revealed", "pub_cash", "payments_left"):
-            setattr(new, name, getattr(self, name)[:])
+        new.n = self.n
+        new.turn = self.turn
+        new.phase = self.phase
+        new.actor = self.actor
+        new.first = self.first
+        new.stack_hidden = self.stack_hidden
+        new.mayor = self.mayor
+        new.city_left = self.city_left
+        new.fest_left = self.fest_left
+        new.cut_used = self.cut_used
+        new.passes = self.passes
+        new.investigated = self.investigated
+        new.last_mayor = self.last_mayor
+        new.stack = self.stack[:]
+        new.owner = self.owner[:]
+        new.corruption = self.corruption[:]
+        new.city = self.city[:]
+        new.festival = self.festival[:]
+        new.cash = self.cash[:]
+        new.keys = self.keys[:]
+        new.to_place = self.to_place[:]
+        new.passed = self.passed[:]
+        new.gifts_left = self.gifts_left[:]
+        new.votes = self.votes[:]
+        new.deck = self.deck[:]
+        new.discard = self.discard[:]
+        new.merde = self.merde[:]
+        new.red = self.red[:]
+        new.logos = self.logos[:]
+        new.paid_percent = self.paid_percent[:]
+        new.last_votes = self.last_votes[:]
+        new.last_ballots = self.last_ballots[:]
+        new.ledger = self.ledger[:]
+        new.revealed = self.revealed[:]
+        new.pub_cash = self.pub_cash[:]
+        new.payments_left = self.payments_left[:]
         new.workers = [w[:] for w in self.workers]
         new.hand = [h[:] for h in self.hand]
         new.known = [[k[:] for k in row] for row in self.known]

@@ -7,7 +7,7 @@ from corruption_envs.construction.observer import SEAT_FEATURES
 from corruption_envs.construction.state import CARDS, MAYOR, PLACE, VOTE
 from corruption_envs.construction.tables import BIG_PAPA, CITY_WORKERS, festivals
 
-from .helpers import act, contracts_of, finish_turn, fresh, give_cards, legal, offset, pass_placing, vote
+from .helpers import act, finish_turn, fresh, give_cards, legal, offset, pass_placing, vote
 
 
 def test_votes_go_to_any_player_myself_included_or_the_outsider():

@@ -1,5 +1,4 @@
 """The Extraction phase and the end of the game."""
-import pytest
 
 from corruption_envs.construction.state import OVER
 from corruption_envs.construction.tables import NUM_CARDS, keys_value

@@ -11,7 +11,7 @@ from corruption_envs.construction.tables import (
     SPIC_N_SPAN,
 )
 
-from .helpers import act, contracts_of, fresh, give_cards, offset, pass_placing, to_investigation
+from .helpers import act, fresh, give_cards, offset, pass_placing, to_investigation
 
 CASH = SEAT_FEATURES.index("cash_known")
 

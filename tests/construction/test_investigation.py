@@ -5,7 +5,7 @@ import pytest
 from corruption_envs.construction import codec
 from corruption_envs.construction.observer import MONEY_SCALE, SEAT_FEATURES
 from corruption_envs.construction import money
-from corruption_envs.construction.state import CARDS, PAY, PAYMENT, PLACE, REVEAL
+from corruption_envs.construction.state import CARDS, PAY, PAYMENT, REVEAL
 from corruption_envs.construction.tables import (
     BIG_PAPA, CARD_COUNTS, CARD_NAMES, CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, LOGO_COST, LOGO_FACES,
     RED_ALERT, REVENUE_QUEBEC, SNITCH, SPIC_N_SPAN,
