@@ -29,7 +29,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from .stats import PairedTest, paired_t_test, wilson_interval
 from .tournament import (
@@ -190,7 +190,11 @@ def check_candidate(
     test = paired_t_test(paired_differences(cand, champ_records))
     weaker = test.mean < 0 and test.p_less < alpha
     stronger = test.mean > 0 and test.p_greater < alpha
-    verdict = "significantly weaker" if weaker else "significantly stronger" if stronger else "no significant difference"
+    verdict = (
+        "significantly weaker" if weaker
+        else "significantly stronger" if stronger
+        else "no significant difference"
+    )
     cw, champw = win_rate(cand), win_rate(champ_records)
     detail = (
         f"{n}p: {verdict}; candidate - champion rank points {test.describe()}; win rate vs field "
@@ -212,7 +216,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--games", nargs="+", default=None, help="games to gate (default: every registered game)")
     p.add_argument("--players", type=int, default=None, help="player count (default: each game's default)")
     p.add_argument("--deals", type=int, default=None,
-                   help=f"fixed deals per check, each played in every seat (default {DEALS}, else {DEFAULT_DEALS})")
+                   help=f"fixed deals per check, each played in every seat "
+                   f"(default {DEALS}, else {DEFAULT_DEALS})")
     p.add_argument("--alpha", type=float, default=0.01, help="significance for champion vs baselines")
     p.add_argument("--candidate", type=Path, default=None, help="policy file to compare with the champion")
     p.add_argument("--candidate-alpha", type=float, default=0.05)

@@ -39,7 +39,9 @@ class Entry:
         return self.decisions / self.seconds if self.seconds > 0 else 0.0
 
 
-def time_pettingzoo(make: Callable[[], Any], seconds: float, max_games: int | None, seed: int) -> tuple[int, int, float]:
+def time_pettingzoo(
+    make: Callable[[], Any], seconds: float, max_games: int | None, seed: int
+) -> tuple[int, int, float]:
     """(decisions, games, elapsed) of random play through env.last()/env.step()."""
     env = make()
     rng = np.random.default_rng(seed)
@@ -149,7 +151,8 @@ def render(results: Sequence[Entry]) -> str:
             rows.append([e.name, "-", "-", "-", "-", e.note])
             continue
         ratio = f"{e.rate / ref:.2f}" if ref else "-"
-        rows.append([e.name, f"{e.rate:,.0f}", ratio, str(e.games), f"{e.decisions / max(e.games, 1):.1f}", e.note])
+        per_game = f"{e.decisions / max(e.games, 1):.1f}"
+        rows.append([e.name, f"{e.rate:,.0f}", ratio, str(e.games), per_game, e.note])
     widths = [max(len(x) for x in col) for col in zip(head, *rows)]
     lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in [head, *rows]]
     lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")

@@ -31,7 +31,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -139,7 +139,9 @@ class GameRecord:
     decisions: int
 
 
-def play(env: Any, seat_agents: Sequence[Any], seed: int) -> tuple[list[float], list[float], list[float], int]:
+def play(
+    env: Any, seat_agents: Sequence[Any], seed: int
+) -> tuple[list[float], list[float], list[float], int]:
     """One game from env.reset(seed): (ranks, scores, rewards, decisions) read from the env at the end."""
     env.reset(seed=seed)
     agents = env.possible_agents

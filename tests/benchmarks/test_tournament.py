@@ -121,3 +121,13 @@ def test_workers_give_the_same_results_as_one_worker():
     two = run_tournament(TOY, [3, 4], ["random", RAISE, "random"], games=40, seed=11, workers=2)
     assert one.records == two.records
     assert one.summary == two.summary
+
+
+def test_command_line_prints_the_table_and_writes_the_files(tmp_path, capsys):
+    from benchmarks.tournament import main
+
+    assert main(["--game", TOY, "--players", "3", "4", "--agents", RAISE, "random", "--games", "8",
+                 "--out", str(tmp_path), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "3 players:" in out and "4 players:" in out and "win rate" in out
+    assert {p.name for p in tmp_path.iterdir()} == {"summary.json", "summary.md", "chart.png"}
