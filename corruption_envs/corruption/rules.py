@@ -91,15 +91,17 @@ class CorruptionRules(Rules):
             s.events.append((-1, f"player_{s.leader} plays first"))
 
     def _rebuild_masks(self, s: CorruptionState) -> None:
-        """Phase II masks: each kind a seat holds on every contract on the table; bribes on any Swiss
-        account."""
         s.pmask = np.zeros((self.num_players, NUM_ACTIONS), np.int8)
-        on_table = s.cloc == TABLE
         for p in range(self.num_players):
-            hand = s.loc[p] == HAND
-            has_kind = (hand @ KIND_MATRIX) > 0
-            s.pmask[p, PLAY:SWISS] = np.outer(has_kind, on_table).ravel()
-            s.pmask[p, SWISS:ASSIGN] = np.repeat(hand[:NUM_BRIBES], NUM_BODIES)
+            self._rebuild_mask(s, p)
+
+    def _rebuild_mask(self, s: CorruptionState, p: int) -> None:
+        """Seat p's Phase II mask: each kind it holds on every contract on the table; bribes on any
+        Swiss account."""
+        hand = s.loc[p] == HAND
+        has_kind = (hand @ KIND_MATRIX) > 0
+        s.pmask[p, PLAY:SWISS] = np.outer(has_kind, s.cloc == TABLE).ravel()
+        s.pmask[p, SWISS:ASSIGN] = np.repeat(hand[:NUM_BRIBES], NUM_BODIES)
 
     def _next_leader(self, s: CorruptionState) -> int:
         """Most total value, then most contracts, then the earliest seat after the last first player."""
@@ -477,9 +479,14 @@ class CorruptionRules(Rules):
             if self._play_key(new, q, a) > self._play_key(new, q, b):
                 for arr in (new.loc, new.where, new.seq, new.public):
                     arr[q, a], arr[q, b] = arr[q, b], arr[q, a]
+            # refresh the observations of every place a card left or entered, and q's Phase II mask
+            for card in set(pool) | set(REPORTER_CARDS):
+                for loc, at in ((s.loc[q, card], s.where[q, card]), (new.loc[q, card], new.where[q, card])):
+                    if loc == CONTRACT or loc == ON_SWISS:
+                        self.observer.card_place(new, q, card, loc, at)
+                self.observer.seat(new, q, card)
+            self._rebuild_mask(new, q)
         new.deck = [new.deck[i] for i in rng.permutation(len(new.deck))]
-        self._rebuild_masks(new)
-        self.observer.rebuild(new)
         return new
 
     @staticmethod
