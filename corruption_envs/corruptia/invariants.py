@@ -74,5 +74,8 @@ def check_invariants(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
         assert all(len(h) == FINAL_HAND for h in s.hands), "eight cards in each hand at the end"
     if s.phase == SWAP_TAKE:
         assert s.given in s.discard, "the card just given up lies in the discard zone"
+    start = rules.observer.board_slice.start
+    assert np.shares_memory(s.board, s.blank) and not s.blank[:start].any(), \
+        "the board is a view of the blank observation, which is zero elsewhere"
     assert s.values == department_values(cell_card, s.officials, s.cronies, s.placed, nb), \
         "cached department values match the table"

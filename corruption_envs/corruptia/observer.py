@@ -78,72 +78,67 @@ class Observer:
         # per observer, the seats 1..n-1 places after them, as a column for one broadcast compare
         self.others = [np.array([(me + k) % self.n for k in range(1, self.n)], np.int8)[:, None]
                        for me in range(self.n)]
+        self.rel = [[(q - me) % self.n for q in range(self.n)] for me in range(self.n)]
+        self.order = [[(me + k) % self.n for k in range(self.n)] for me in range(self.n)]
+        self.players_slice = lay["players"]
+        self.values_range = range(self.s["department_values"], self.s["department_values"] + NUM_DEPTS)
         self.hand_slice = lay["my_hand"]
         self.discard_slice = lay["discard_zone"]
         self.returned_slice = lay["returned_at_setup"]
 
     def observe(self, s: "CorruptiaState", me: int) -> np.ndarray:
-        # Indices of ones and (index, value) pairs are gathered in lists and written in two numpy
-        # calls: scalar numpy writes would dominate the cost.
+        # Ones and (index, value) pairs are gathered in Python lists and written with a few numpy calls:
+        # scalar numpy writes would dominate the cost.
         o = self.s
         n = self.n
-        ones = [o["phase"] + s.phase, o["president"] + (s.president - me) % n,
-                o["last_result"] + s.last_result]
-        at: list[int] = []
-        val: list[float] = []
-        live = s.phase != OVER
+        rel = self.rel[me]  # rel[q]: q's seat relative to me
+        phase = s.phase
+        live = phase != OVER
+        ones = [o["phase"] + phase, o["president"] + rel[s.president], o["last_result"] + s.last_result]
         if live:
             ones += (o["round"] + s.round, o["turn"] + s.turn, o["die"] + s.die,
-                     o["actor"] + (s.actor - me) % n, o["proposer"] + (s.proposer - me) % n)
-        voting = s.phase == VOTE
-        players = o["players"]
+                     o["actor"] + rel[s.actor], o["proposer"] + rel[s.proposer])
+        # players: in play, tokens, reserve, hand size, blackmail cards held, has voted
+        voting = phase == VOTE
+        players = [0.0] * (P * PLAYER_FEATURES)
         held_base = o["blackmail_held"]
-        bm_base = o["blackmail_now"]
         last = o["last_votes"]
-        for k in range(n):
-            q = (me + k) % n
-            row = players + k * PLAYER_FEATURES
+        i = 0
+        for k, q in enumerate(self.order[me]):
             held = s.held[q]
-            ones.append(row)
-            at += (row + 1, row + 2, row + 3, row + 4)
-            val += (min(s.tokens[q] / TOKENS_SCALE, 1.0), s.reserve[q] / 15.0,
-                    len(s.hands[q]) / MAX_HAND, sum(held) / (P - 1))
-            if voting and s.votes[q] >= 0:
-                ones.append(row + 5)
-            hrow = held_base + k * P
-            for j in range(n):
-                if held[(me + j) % n]:
-                    ones.append(hrow + j)
-            if live:
-                bm = s.blackmail[q]
-                if bm is not None:
-                    ones.append(bm_base + (((bm[0] - me) % n) * P + k) * 2 + bm[1])
             v = s.last_votes[q]
+            players[i:i + 6] = (1.0, min(s.tokens[q] / TOKENS_SCALE, 1.0), s.reserve[q] / 15.0,
+                                len(s.hands[q]) / MAX_HAND, sum(held) / (P - 1),
+                                1.0 if voting and s.votes[q] >= 0 else 0.0)
+            i += PLAYER_FEATURES
+            row = held_base + k * P
+            ones += [row + rel[j] for j in range(n) if held[j]]
             ones.append(last + k * 4 + (3 if v < 0 else v))
+        at: list[int] = list(self.by_dept_range)
+        counts = [0] * NUM_DEPTS
+        for c in s.hands[me]:
+            counts[DEPT[c]] += 1
+        val = [x / MAX_HAND for x in counts]
         if live:
-            off = o["offers_now"]
+            base = o["blackmail_now"]
+            for t, bm in enumerate(s.blackmail):
+                if bm is not None:
+                    ones.append(base + (rel[bm[0]] * P + rel[t]) * 2 + bm[1])
+            base = o["offers_now"]
             for f, t, item, vote in s.offers:
-                ones.append(off + (((f - me) % n * P + (t - me) % n) * 2 + item) * 2 + vote)
+                ones.append(base + ((rel[f] * P + rel[t]) * 2 + item) * 2 + vote)
             if s.bill >= 0:
                 c = s.bill
                 base = o["proposal"]
                 ones += (base + DEPT[c], base + 4 + INCOME[c])
-                need0 = NEED[c]
-                at += (base + 8, base + 9, base + 10, base + 11, base + 12, base + 13,
-                       base + 14, base + 15)
+                need0, need = NEED[c], s.need
+                at += range(base + 8, base + 16)
                 val += (need0[1] / 3.0, need0[2] / 3.0, need0[3] / 3.0,
-                        s.need[1] / 3.0, s.need[2] / 3.0, s.need[3] / 3.0,
+                        need[1] / 3.0, need[2] / 3.0, need[3] / 3.0,
                         s.pending_cronies / 3.0, s.workers / 3.0)
-        counts = [0] * NUM_DEPTS
-        for c in s.hands[me]:
-            counts[DEPT[c]] += 1
-        at += self.by_dept_range
-        val += [x / MAX_HAND for x in counts]
-        base = o["department_values"]
-        at += range(base, base + NUM_DEPTS)
+        at += self.values_range
         val += [min(v / VALUE_SCALE, 1.0) for v in s.values]
-        obs = np.zeros(self.layout.size, np.float32)
-        obs[self.board_slice] = s.board.ravel()
+        obs = s.blank.copy()  # zero but for the board, which is last in the layout
         loc = s.loc
         obs[self.hand_slice] = loc == me
         obs[self.discard_slice] = loc == IN_DISCARD
@@ -151,6 +146,7 @@ class Observer:
             obs[self.returned_slice] = s.returned_vec
         # row k - 1: cards known to be in the hand of the player k seats after me
         obs[self.known_slice].reshape(P - 1, NUM_CARDS)[: n - 1] = s.known_at == self.others[me]
+        obs[self.players_slice] = players
         obs[ones] = 1.0
         obs[at] = val
         return obs

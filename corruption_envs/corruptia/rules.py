@@ -105,7 +105,8 @@ class CorruptiaRules(Rules):
         s.officials = [0] * size
         s.cronies = [0] * size
         s.placed = []
-        s.board = np.zeros((size, BOARD_CHANNELS), np.float32)
+        s.blank = np.zeros(self.observation_layout.size, np.float32)
+        s.board = s.blank[self.observer.board_slice].reshape(size, BOARD_CHANNELS)
         for cell, card in zip(self.grid.triangle, triangle):
             s.officials[cell] = OFFICIALS_PER_START_BILL  # setup 3
             self._place(s, cell, card)

@@ -25,12 +25,14 @@ ITEM_NAMES = ("Crony", "Citizen Support Token")
 class CorruptiaState:
     """Everything about one game. Lists of ints for speed; `loc` (where each card is), `known_at` (the
     seat everyone saw take a card from the discard zone, else -1) and `board` mirror the lists as
-    numpy arrays for observe()."""
+    numpy arrays for observe(). `blank` is an observation vector that is zero except for the board
+    part, and `board` is a view of that part, kept up to date as the table changes: observe() starts
+    from one copy of it."""
 
     __slots__ = (
         "rng", "events", "n", "deck", "box", "discard", "hands", "loc", "known_at", "returned",
         "returned_vec",
-        "cell_card", "officials", "cronies", "placed", "board", "values",
+        "cell_card", "officials", "cronies", "placed", "blank", "board", "values",
         "tokens", "reserve", "held", "president", "round", "turn", "phase", "actor", "die",
         "bill", "cell", "need", "pending", "pending_cronies", "workers", "candidates",
         "passes", "blackmail", "offers", "offered", "votes", "last_votes", "last_result",
@@ -56,7 +58,8 @@ class CorruptiaState:
         new.officials = self.officials[:]
         new.cronies = self.cronies[:]
         new.placed = self.placed[:]
-        new.board = self.board.copy()
+        new.blank = self.blank.copy()
+        new.board = new.blank[-self.board.size:].reshape(self.board.shape)
         new.values = self.values[:]
         new.tokens = self.tokens[:]
         new.reserve = self.reserve[:]
