@@ -78,8 +78,9 @@ class Observer:
         # rel_index[q][p]: p's row start plus q's relative position from p, into the flat obs array
         size = self.layout.size
         self.rel_index = [self.seats * size + (q - self.seats) % n for q in range(n)]
-        self.row_base = self.seats * size
-        self.rel_of = [(q - self.seats) % n for q in range(n)]
+        # idx[stride][q]: for each seat p, p's row start + q's relative position from p * stride
+        self.idx = {stride: [[p * size + ((q - p) % n) * stride for p in range(n)] for q in range(n)]
+                    for stride in (1, 3, NUM_BRIBES, NUM_KINDS)}
 
     def full(self, s: CorruptionState, p: int) -> np.ndarray:
         """`p`'s observation computed from scratch (the reference the incremental one must equal)."""
@@ -175,9 +176,8 @@ class Observer:
     def card_place(self, s: CorruptionState, q: int, card: int, loc: int, place: int) -> None:
         """Refresh what every seat sees of seat q's cards of `card`'s kind at (loc, place)."""
         q, card, loc, place = int(q), int(card), int(loc), int(place)
-        o, S = self.off, self.layout.size
+        o = self.off
         flat = s.obs.reshape(-1)
-        rows = self.rel_index[q]  # index of seat q's relative position in each seat's row
         if loc == CONTRACT:
             known_all = known_own = 0.0
             for k in KIND_CARDS[KIND_T[card]]:
@@ -187,19 +187,29 @@ class Observer:
                     else:
                         known_own += WEIGHT_T[k]
             base = o["cards"] + place * (P * NUM_KINDS) + KIND_T[card]
-            flat[self.row_base + self.rel_of[q] * NUM_KINDS + base] = known_all
-            flat[q * S + base] = known_all + known_own
-            flat[rows + (o["facedown"] + place * P)] = s.hidden[q][place] / CARDS_PER_ROUND
+            for i in self.idx[NUM_KINDS][q]:
+                flat[i + base] = known_all
+            flat[q * self.layout.size + base] = known_all + known_own
+            base = o["facedown"] + place * P
+            fd = s.hidden[q][place] / CARDS_PER_ROUND
+            for i in self.idx[1][q]:
+                flat[i + base] = fd
         elif loc == SWISS:
             here = s.loc[q, card] == SWISS and s.where[q, card] == place
+            shown = 1.0 if here and s.public[q, card] else 0.0
             base = o["swiss"] + place * (P * NUM_BRIBES) + card
-            flat[self.row_base + self.rel_of[q] * NUM_BRIBES + base] = 1.0 if here and s.public[q, card] else 0.0
-            flat[q * S + base] = 1.0 if here else 0.0
-            flat[rows + (o["swiss_facedown"] + place * P)] = s.hidden[q][C + place] / CARDS_PER_ROUND
+            for i in self.idx[NUM_BRIBES][q]:
+                flat[i + base] = shown
+            flat[q * self.layout.size + base] = 1.0 if here else 0.0
+            base = o["swiss_facedown"] + place * P
+            fd = s.hidden[q][C + place] / CARDS_PER_ROUND
+            for i in self.idx[1][q]:
+                flat[i + base] = fd
         else:  # ASSIGNED (always public)
-            here = s.loc[q, card] == ASSIGNED and s.where[q, card] == place
+            here = 1.0 if s.loc[q, card] == ASSIGNED and s.where[q, card] == place else 0.0
             base = o["assigned"] + place * (P * NUM_BRIBES) + card
-            flat[self.row_base + self.rel_of[q] * NUM_BRIBES + base] = 1.0 if here else 0.0
+            for i in self.idx[NUM_BRIBES][q]:
+                flat[i + base] = here
 
     def outcome(self, s: CorruptionState, c: int) -> None:
         """Refresh contract c's last Phase III outcome for every seat."""
@@ -211,19 +221,24 @@ class Observer:
     def seat(self, s: CorruptionState, q: int, card: int) -> None:
         """Refresh seat q's counters and hand after q's `card` moved."""
         q, card = int(q), int(card)
-        o, S = self.off, self.layout.size
+        o = self.off
         flat = s.obs.reshape(-1)
-        rows = self.rel_index[q]
-        flat[q * S + o["my_hand"] + card] = s.loc[q, card] == HAND
-        flat[rows + o["placed"]] = s.placed[q] / CARDS_PER_ROUND
-        flat[rows + o["on_contracts"]] = s.on_contracts[q] / CARDS_PER_ROUND
+        flat[q * self.layout.size + o["my_hand"] + card] = s.loc[q, card] == HAND
+        placed = s.placed[q] / CARDS_PER_ROUND
+        on_contracts = s.on_contracts[q] / CARDS_PER_ROUND
+        base_placed, base_on = o["placed"], o["on_contracts"]
+        for i in self.idx[1][q]:
+            flat[i + base_placed] = placed
+            flat[i + base_on] = on_contracts
         if card >= NUM_BRIBES:
             column = CHAR_COLUMN[card]
             gone = 0.0
             for k in range(NUM_BRIBES, 10):
                 if CHAR_COLUMN[k] == column and s.public[q, k] and s.loc[q, k] != HAND:
                     gone += WEIGHT_T[k]
-            flat[self.row_base + self.rel_of[q] * 3 + (o["chars_gone"] + column)] = gone
+            base = o["chars_gone"] + column
+            for i in self.idx[3][q]:
+                flat[i + base] = gone
 
     def turn(self, s: CorruptionState, old_phase: int, old_to_act: int) -> None:
         """Refresh the phase, the seat to act and the Phase III decision after a move."""
@@ -234,10 +249,13 @@ class Observer:
             if s.phase != OVER:
                 obs[:, o["phase"] + s.phase] = 1
         flat = obs.reshape(-1)
+        base = o["to_act"]
         if old_to_act >= 0:
-            flat[self.rel_index[old_to_act] + o["to_act"]] = 0
+            for i in self.idx[1][old_to_act]:
+                flat[i + base] = 0
         if s.phase != OVER:
-            flat[self.rel_index[s.to_act] + o["to_act"]] = 1
+            for i in self.idx[1][s.to_act]:
+                flat[i + base] = 1
         if old_phase != 0 or s.phase != 0:
             obs[:, o["decision_kind"]: o["decision_body"] + NUM_BODIES] = 0
             if 0 < s.phase < OVER:
