@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .state import OVER, PHASE_NAMES, VOTE, VOTE_NAMES
+from .state import ITEM_NAMES, OVER, PHASE_NAMES, VOTE, VOTE_NAMES
 from .tables import DEPARTMENTS, REVOLUTION, card_label
 
 if TYPE_CHECKING:
@@ -45,7 +45,12 @@ def render_state(rules: "CorruptiaRules", s: "CorruptiaState", player: int | Non
             vote = " [voted" + (f" {VOTE_NAMES[s.votes[p]]}]" if player in (None, p) else "]")
         lines.append(f"player_{p}: {s.tokens[p]} tokens, {s.reserve[p]} cronies, "
                      f"{sum(s.held[p])} blackmail cards{vote}; hand: {hand}")
+    if any(v >= 0 for v in s.last_votes):
+        lines.append("Last vote: " + ", ".join(f"player_{q} {VOTE_NAMES[v]}"
+                                               for q, v in enumerate(s.last_votes)))
     if s.phase != OVER:
+        for f, t, item, v in s.offers:
+            lines.append(f"  player_{f} offered player_{t} a {ITEM_NAMES[item]} to vote {VOTE_NAMES[v]}")
         for t, bm in enumerate(s.blackmail):
             if bm is not None:
                 lines.append(f"  player_{bm[0]} blackmailed player_{t}: vote {VOTE_NAMES[bm[1]]}")

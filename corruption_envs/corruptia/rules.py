@@ -35,6 +35,10 @@ BOARD_CHANNELS = 12
 OFFICIALS_SCALE = 18.0
 CRONIES_SCALE = 15.0
 
+# What a card action does in each phase.
+CARD_VERBS = {BILL: "propose", SWAP_GIVE: "give up", SWAP_TAKE: "take from the discard zone",
+              DISCARD: "discard (no bill can be staffed)"}
+
 # Results of the last vote, for the public record.
 NO_RESULT, APPROVED, REJECTED, APPROVED_BY_COIN, REJECTED_BY_COIN = range(5)
 
@@ -578,7 +582,9 @@ class CorruptiaRules(Rules):
         if state is None or state.phase == OVER:
             return name
         kind, *args = self.codec.decode(action)
-        if kind in ("blackmail", "offer"):
+        if kind == "card" and state.phase in CARD_VERBS:
+            name = f"{CARD_VERBS[state.phase]} {card_label(action)}"
+        elif kind in ("blackmail", "offer"):
             name += f" (player_{(state.actor + args[0]) % state.n})"
         elif kind == "worker" and args[0] != CRONY_WORKER and state.cell >= 0:
             j = self.neighbours[state.cell][args[0]]
