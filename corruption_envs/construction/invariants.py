@@ -4,7 +4,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .state import INCOME, OVER, PAY, PAYMENT, VOTE, State
-from .tables import CARD_COUNTS, MAX_CONTRACTS, NUM_CONTRACTS, NUM_TURNS, PLAYER_WORKERS
+from .tables import (
+    CARD_COUNTS, CITY_WORKER_PIECES, FESTIVAL_PIECES, MAX_CONTRACTS, NUM_CONTRACTS, NUM_TURNS, PLAYER_WORKERS,
+)
 
 if TYPE_CHECKING:
     from .rules import ConstructionRules
@@ -50,7 +52,8 @@ def check_invariants(rules: "ConstructionRules", s: State) -> None:
             assert placed + s.to_place[p] == max(PLAYER_WORKERS[s.turn], own), \
                 f"player_{p}'s workers not conserved: {placed} placed + {s.to_place[p]} left"
             assert s.to_place[p] >= 0
-        assert sum(s.city) <= 3 + 2 * 3, "more city workers than the city and Big Papa give"
+        assert sum(s.city) + s.city_left <= CITY_WORKER_PIECES, "more city workers than the box holds"
+        assert sum(s.festival) + s.fest_left <= FESTIVAL_PIECES, "more festivals than the box holds"
     # whose turn
     if s.phase == OVER:
         assert s.actor == -1 and s.turn == NUM_TURNS

@@ -14,11 +14,11 @@ from .observer import build_layout, observe
 from .render import render
 from .state import CARDS, MAYOR, OVER, PAY, PLACE, VOTE, State
 from .tables import (
-    BIG_PAPA, BIG_PAPA_CITY_WORKERS, BLACK, WHITE, BIG_PAPA_FESTIVALS, CARD_COUNTS, CARD_NAMES, CITY_WORKERS,
-    COMPLETION_WORKERS, CUT_AND_PASTE, DEEP_MERDE, DIE_FACES, GIFT_AMOUNTS, LA_GREVE, LOGO_COST,
-    LOGO_FACES, MAX_CONTRACTS, NUM_CONTRACTS, NUM_TURNS, PAY_PER_CONTRACT, PLAYER_WORKERS,
-    RED, RED_ALERT, REVENUE_QUEBEC, SETUP_DICE, SNITCH, SPIC_N_SPAN, SPIC_N_SPAN_REMOVES,
-    VACATION_PAY, YEARS, festivals, keys_value,
+    BIG_PAPA, BIG_PAPA_CITY_WORKERS, BIG_PAPA_FESTIVALS, BLACK, CARD_COUNTS, CARD_NAMES,
+    CITY_WORKER_PIECES, CITY_WORKERS, COMPLETION_WORKERS, CUT_AND_PASTE, DEEP_MERDE, DIE_FACES,
+    FESTIVAL_PIECES, GIFT_AMOUNTS, LA_GREVE, LOGO_COST, LOGO_FACES, MAX_CONTRACTS, NUM_CONTRACTS,
+    NUM_TURNS, PAY_PER_CONTRACT, PLAYER_WORKERS, RED, RED_ALERT, REVENUE_QUEBEC, SETUP_DICE, SNITCH,
+    SPIC_N_SPAN, SPIC_N_SPAN_REMOVES, VACATION_PAY, WHITE, YEARS, festivals, keys_value,
 )
 
 C = NUM_CONTRACTS
@@ -414,8 +414,10 @@ class ConstructionRules(Rules):
                 self._log(s, -1, f"mayor player_{p} puts a festival on contract {a}")
             else:
                 discard(s, p, BIG_PAPA)
-                s.fest_left += BIG_PAPA_FESTIVALS
-                s.city_left += BIG_PAPA_CITY_WORKERS
+                arches = FESTIVAL_PIECES - sum(s.festival) - s.fest_left
+                meeples = CITY_WORKER_PIECES - sum(s.city) - s.city_left
+                s.fest_left += min(BIG_PAPA_FESTIVALS, arches)
+                s.city_left += min(BIG_PAPA_CITY_WORKERS, meeples)
                 self._log(s, -1, f"mayor player_{p} plays Big Papa: one more festival and two more "
                                  "city workers")
             self._check_mayor_done(s)

@@ -33,6 +33,10 @@ COMPLETION_WORKERS = {"three_or_more": 3, "more_than_three": 4}
 # Seed: "Place an extra festival and two extra city workers this turn" (Big Papa).
 BIG_PAPA_FESTIVALS = 1
 BIG_PAPA_CITY_WORKERS = 2
+# Seed components: "3 Red City Festival Arch Pieces", "5 Red City Worker Meeples" (ours: Big Papa cannot
+# put more on the board than the box holds).
+FESTIVAL_PIECES = 3
+CITY_WORKER_PIECES = 5
 # Seed: "Spic 'n Span: Remove 4 Corruption from any contract."
 SPIC_N_SPAN_REMOVES = 4
 # Seed "End of the Game": k keys are worth $100,000 x k(k+1)/2.

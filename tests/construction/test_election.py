@@ -149,3 +149,17 @@ def test_gifts_are_allowed_in_the_election_instead_of_voting():
     while s.actor != p:
         act(rules, s, codec.OUTSIDER)
     assert not any(codec.decode(a)[0] == codec.K_GIFT for a in legal(rules, s))  # max one gift
+
+
+def test_big_papa_never_puts_more_than_the_3_arches_and_5_city_workers_of_the_box_on_the_board():
+    rules, s = fresh(7, 13)
+    for _ in range(4):
+        finish_turn(rules, s)  # 2009: three city workers, two festivals with 7 players
+    pass_placing(rules, s)
+    give_cards(s, 3, BIG_PAPA, 3)
+    vote(rules, s, {p: 3 for p in range(7)})
+    assert (s.city_left, s.fest_left) == (3, 2)
+    act(rules, s, codec.BIG_PAPA)
+    assert (s.city_left, s.fest_left) == (5, 3)
+    act(rules, s, codec.BIG_PAPA)  # the box is empty: nothing more
+    assert (s.city_left, s.fest_left) == (5, 3)
