@@ -156,7 +156,8 @@ def test_two_target_cards_name_two_different_opponents():
     while s.actor != 0:
         act(rules, s, codec.PASS)
     moves = legal(rules, s)
-    assert {a for a in moves if codec.SNITCH <= a < codec.PAY_FIXED} == {codec.SNITCH + codec.pair_index(1, 2)}
+    both = codec.pair_index(1, 2)
+    assert {a for a in moves if codec.SNITCH <= a < codec.PAY_FIXED} == {codec.SNITCH + both}
     assert {a for a in moves if codec.REVENUE_QUEBEC <= a < codec.SPIC_N_SPAN} == {
         codec.REVENUE_QUEBEC + codec.pair_index(1, 2)}
 
