@@ -1,7 +1,9 @@
-"""The heuristic's strength against random bots: `python -m corruption_envs.corruption.strength`."""
+"""The heuristic's strength against random bots, and the speed of random play:
+`python -m corruption_envs.corruption.strength [--games 1000] [--speed]`."""
 from __future__ import annotations
 
 import argparse
+import time
 
 import numpy as np
 
@@ -37,11 +39,35 @@ def win_rate(games: int = 1000, players: int = 4, seed: int = 0) -> tuple[float,
     return p, centre - half, centre + half
 
 
+def random_play_speed(games: int = 300, players: int = 4, seed: int = 0) -> float:
+    """Decisions per second of seeded random play through env(), reading env.last() every step."""
+    env = make_env(num_players=players)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.perf_counter()
+    for g in range(games):
+        env.reset(seed=seed + g)
+        while env.agents:
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(legal.size)]))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Win rate of the Corruption heuristic vs random bots")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--speed", action="store_true", help="measure random-play decisions/s instead")
     args = parser.parse_args()
+    if args.speed:
+        rate = random_play_speed(players=args.players)
+        print(f"random play, {args.players} players: {rate:,.0f} decisions/s (env() with env.last())")
+        raise SystemExit
     rate, lo, hi = win_rate(args.games, args.players)
     print(f"heuristic vs {args.players - 1} random bots, {args.games} seeded games: "
           f"win rate {rate:.3f} (95% Wilson interval {lo:.3f}-{hi:.3f}; a random seat wins "
