@@ -502,9 +502,9 @@ def plot(result: TournamentResult, path: Path) -> None:
         axes[0].axhline(1 / n, ls="--", lw=0.8, color="grey")
     axes[0].set(title="win rate (95% Wilson; dashed: 1/n)", xticks=x, ylim=(0, 1))
     axes[0].set_xticklabels(labels, rotation=20, ha="right")
-    ords = [v["rating_ordinal"] for v in a]
-    axes[1].bar(x, ords, yerr=[3 * v["rating_sigma"] for v in a], capsize=4, color="tab:green")
-    axes[1].set(title="OpenSkill Plackett-Luce ordinal (mu - 3 sigma)", xticks=x)
+    axes[1].bar(x, [v["rating_mu"] for v in a], yerr=[3 * v["rating_sigma"] for v in a], capsize=4,
+                color="tab:green")
+    axes[1].set(title="OpenSkill Plackett-Luce mu +- 3 sigma (ordinal = lower end)", xticks=x)
     axes[1].set_xticklabels(labels, rotation=20, ha="right")
     m = np.array([[np.nan if v is None else v for v in row] for row in s["head_to_head"]["rows_beat_columns"]])
     im = axes[2].imshow(m, vmin=0, vmax=1, cmap="RdYlGn")
