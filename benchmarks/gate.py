@@ -3,11 +3,12 @@
     python -m benchmarks.gate                                   # all games, fixed seeds
     python -m benchmarks.gate --candidate runs/x/policy.npz     # a new policy vs the champion
 
-Champion check, per game with policies/<game>/champion.npz, at the game's default player count: on
+Champion check, per game with policies/<game>/champion.npz, at the game's default player count (or
+the smallest count the policy was trained for, when that excludes the default; --players overrides): on
 `--deals` fixed deals, the champion sits in one seat and the baseline bot (random, then heuristic) in
 all others; every deal is played once per seat rotation (duplicate play). The score of a game is the
-champion's rank points, (n - rank) / (n - 1): 1 first, 0 last, ties shared; averaged over the
-rotations of a deal this is 0.5 exactly when the champion is no better than the bots it sits with.
+champion's rank points, (n - rank) / (n - 1): 1 first, 0 last, ties shared; the seats' points always
+average 0.5, so a champion no better than the bots it sits with expects 0.5.
 Test: one-sided paired t-test over deals of (champion points - mean points of the other seats), which
 is n/(n-1) * (champion points - 0.5); the champion passes when p < `--alpha` (0.01) and the mean is
 positive.
@@ -119,6 +120,22 @@ def champion_path(game: str, policies: Path) -> Path:
     return policies / game / "champion.npz"
 
 
+def gate_players(game: str, path: Path, players: int | None) -> int:
+    """The asked player count, else the game's default when the policy was trained for it, else the
+    smallest count it was trained for (an unreadable file keeps the default; load_check reports it)."""
+    if players:
+        return players
+    n = default_players(game)
+    try:
+        from corruption_envs.policy import read_policy_file
+
+        meta = read_policy_file(path).meta
+    except Exception:
+        return n
+    lo, hi = int(meta.get("min_players", n)), int(meta.get("max_players", n))
+    return n if lo <= n <= hi else lo
+
+
 def load_check(game: str, path: Path, n: int) -> str | None:
     """Why the policy at `path` cannot play `game` with n players, or None when it can."""
     try:
@@ -141,7 +158,7 @@ def check_champion(
     path = champion_path(game, policies)
     if not path.exists():
         return [Check(game, "champion", "NO CHAMPION", f"{path} does not exist yet: skipped, not a failure")]
-    n = players or default_players(game)
+    n = gate_players(game, path, players)
     problem = load_check(game, path, n)
     if problem:
         return [Check(game, "champion loads", "ERROR", f"{path}: {problem}")]
@@ -179,7 +196,7 @@ def check_candidate(
     champ = champion_path(game, policies)
     if not champ.exists():
         return Check(game, name, "NO CHAMPION", f"{champ} does not exist yet: nothing to compare with")
-    n = players or default_players(game)
+    n = gate_players(game, champ, players)
     for label, path in (("candidate", candidate), ("champion", champ)):
         problem = load_check(game, path, n) if path.exists() else f"{path} does not exist"
         if problem:

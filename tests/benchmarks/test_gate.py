@@ -108,3 +108,14 @@ def test_candidate_equal_to_the_champion_passes(policies, tmp_path, capsys):
     code = gate.main(["--games", TOY, "--policies", str(policies), "--candidate", str(same), "--field",
                       "random", "--deals", "10", "--workers", "1", "--players", "3"])
     assert code == 0 and "no significant difference" in capsys.readouterr().out
+
+
+def test_gate_plays_a_player_count_the_champion_was_trained_for(tmp_path):
+    path = toy_policy(tmp_path / "c.npz", RAISE)  # trained for 2-4 players; the toy's default is 3
+    assert gate.gate_players(TOY, path, None) == 3
+    assert gate.gate_players(TOY, path, 4) == 4
+    from corruption_envs.policy import read_policy_file
+
+    policy = read_policy_file(path)
+    policy.meta.update(min_players=4, max_players=4)
+    assert gate.gate_players(TOY, policy.save(tmp_path / "four.npz"), None) == 4
