@@ -96,45 +96,48 @@ def observe(rules: "ConstructionRules", s: State, me: int) -> np.ndarray:
     corruption = [0] * n
     kc = off["contracts"]
     kw = off["contract_workers"]
+    corr, city, festival, workers_of = s.corruption, s.city, s.festival, s.workers
     for c in range(C):
         q = owner[c]
         if q < 0:
             continue
+        cor = corr[c]
         contracts[q] += 1
-        corruption[q] += s.corruption[c]
+        corruption[q] += cor
         base = kc + CONTRACT_FEATURES * c
         o[base] = 1.0
         o[base + 1 + rel[q]] = 1.0
-        cor = s.corruption[c]
         o[base + 8] = cor / 20 if cor < 20 else 1.0
-        if s.city[c]:
-            o[base + 9] = s.city[c] / 8 if s.city[c] < 8 else 1.0
-        if s.festival[c]:
+        if city[c]:
+            o[base + 9] = city[c] / 8 if city[c] < 8 else 1.0
+        if festival[c]:
             o[base + 10] = 1.0
-        workers = s.workers[c]
+        workers = workers_of[c]
         crew = sum(workers)
         o[base + 11] = crew / 6 if crew < 6 else 1.0
         wbase = kw + P * c
-        for p2 in range(n):
-            if workers[p2]:
-                o[wbase + rel[p2]] = workers[p2] / 5
+        for p2, count in enumerate(workers):
+            if count:
+                o[wbase + rel[p2]] = _FIFTHS[count]
     voting = s.phase == VOTE
     paying = s.payments_left if s.phase == PAY else ()
     k = off["seats"]
     pack = _ROW.pack
+    to_place, passed, votes, keys, hand, merde, red = s.to_place, s.passed, s.votes, s.keys, s.hand, s.merde, s.red
+    logos_of, paid, gifts_left, last_votes, last_mayor = s.logos, s.paid_percent, s.gifts_left, s.last_votes, s.last_mayor
     for q in order:
         cash, unseen_in, unseen_out = view_of(s, me, q)
         cor = corruption[q]
-        cards = sum(s.hand[q])
-        logos = s.logos[q]
+        cards = sum(hand[q])
+        logos = logos_of[q]
         o[k: k + _F] = memoryview(pack(
-            1.0, contracts[q] / 5, cor / 30 if cor < 30 else 1.0, s.to_place[q] / 5,
-            1.0 if s.passed[q] else 0.0, 1.0 if voting and s.votes[q] >= 0 else 0.0, s.keys[q] / 7,
-            cards / 10 if cards < 10 else 1.0, 1.0 if s.merde[q] else 0.0, 1.0 if s.red[q] else 0.0,
-            logos / 20 if logos < 20 else 1.0, 1.0 if s.paid_percent[q] else 0.0, s.gifts_left[q] / 3,
+            1.0, contracts[q] / 5, cor / 30 if cor < 30 else 1.0, to_place[q] / 5,
+            1.0 if passed[q] else 0.0, 1.0 if voting and votes[q] >= 0 else 0.0, keys[q] / 7,
+            cards / 10 if cards < 10 else 1.0, 1.0 if merde[q] else 0.0, 1.0 if red[q] else 0.0,
+            logos / 20 if logos < 20 else 1.0, 1.0 if paid[q] else 0.0, gifts_left[q] / 3,
             0.0 if cash <= 0 else (cash / MONEY_SCALE if cash < MONEY_SCALE else 1.0),
             unseen_in / 5 if unseen_in < 5 else 1.0, unseen_out / 5 if unseen_out < 5 else 1.0,
-            s.last_votes[q] / n, 1.0 if s.last_mayor == q else 0.0, 1.0 if q in paying else 0.0,
+            last_votes[q] / n, 1.0 if last_mayor == q else 0.0, 1.0 if q in paying else 0.0,
         )).cast("f")
         k += _F
     k = off["last_ballots"]
@@ -155,6 +158,7 @@ def observe(rules: "ConstructionRules", s: State, me: int) -> np.ndarray:
 
 
 _F = len(SEAT_FEATURES)
+_FIFTHS = tuple(k / 5 for k in range(6))  # a seat's workers on one contract (at most 5) / 5
 _ROW = struct.Struct(f"{_F}f")
 
 
