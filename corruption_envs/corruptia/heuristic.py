@@ -21,12 +21,12 @@ import numpy as np
 
 from .codec import CRONY_WORKER, MAX_PLAYERS
 from .geometry import grid_for
-from .observer import MAX_HAND, TOKENS_SCALE
+from .observer import TOKENS_SCALE
 from .rules import CH_CRONIES, CH_DEPT, CH_INTERVIEW, CH_OFFICIALS, CH_PROPOSED, CRONIES_SCALE, \
     OFFICIALS_SCALE
 from .scoring import department_values
 from .state import BILL, CELL, DISCARD, NEGOTIATE, NO, SWAP_GIVE, SWAP_TAKE, VOTE, WORKER, YES
-from .tables import CARDS_PER_DEPT, CRONY_POINTS, DEPT, NEED, NUM_DEPTS, REVOLUTION, TOKEN_POINTS
+from .tables import CARDS_PER_DEPT, CRONY_POINTS, DEPT, NUM_DEPTS, REVOLUTION, TOKEN_POINTS
 
 P = MAX_PLAYERS
 VOTE_WEIGHT = 0.5  # my vote decides the outcome only sometimes
@@ -61,7 +61,8 @@ class Table:
         self.pending_cronies = int(round(prop[14] * 3))
 
     def values(self, extra: dict | None = None) -> list[int]:
-        """Department values, optionally with {cell: (dept, workers)} added and interviews moved."""
+        """Department values, optionally with {cell: (dept, workers, {source cell: officials moved})}
+        added to the table."""
         card = [-1 if d < 0 else d * CARDS_PER_DEPT for d in self.dept]
         officials = self.officials[:]
         cronies = self.cronies[:]
@@ -170,21 +171,15 @@ class HeuristicAgent:
         return best
 
     def _stake(self, obs: np.ndarray, counts: list[int]) -> float:
-        """Points my hand gains if the proposal is approved."""
+        """Points my hand gains if the proposal is approved: the new bill with its officials and
+        Cronies, minus what the officials' old bills lose."""
         table = Table(self, obs)
         if table.proposed < 0:
             return 0.0
         before = table.values()
         workers = sum(table.interview.values()) + table.pending_cronies
-        moved = dict(table.interview)
-        after = table.values({table.proposed: (table.bill_dept, workers - table.pending_cronies,
-                                               moved)})
-        # the Cronies on it count as workers too
-        after_cards = self._gain(counts, before, after)
-        if table.pending_cronies:
-            extra = table.values({table.proposed: (table.bill_dept, workers, moved)})
-            after_cards = self._gain(counts, before, extra)
-        return float(after_cards)
+        after = table.values({table.proposed: (table.bill_dept, workers, dict(table.interview))})
+        return float(self._gain(counts, before, after))
 
     def _negotiate(self, obs: np.ndarray, mask: np.ndarray, counts: list[int]) -> int:
         stake = self._stake(obs, counts)

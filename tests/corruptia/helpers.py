@@ -100,8 +100,3 @@ def vote(rules, s, votes: dict[int, int]) -> None:
     assert s.phase == VOTE
     while s.phase == VOTE:
         rules.apply(s, rules.codec.vote0 + votes.get(s.actor, 0))
-
-
-def to_vote(rules, s, **kw) -> None:
-    propose(rules, s, **kw)
-    pass_all(rules, s)

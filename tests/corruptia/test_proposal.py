@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from corruption_envs.corruptia.codec import CRONY_WORKER
-from corruption_envs.corruptia.state import BILL, CELL, DISCARD, NEGOTIATE, NO, OVER, VOTE, WORKER, YES
+from corruption_envs.corruptia.state import BILL, CELL, DISCARD, NEGOTIATE, NO, OVER, WORKER
 from corruption_envs.corruptia.tables import INCOME, NEED
 
-from .helpers import (card, cell, cell_action, game, give, legal, pass_all, propose, set_triangle, vote,
+from .helpers import (card, cell, cell_action, game, give, legal, pass_all, set_triangle, vote,
                       worker_from)
 
 CULTURE_3 = card("culture", 3, (1, 1, 2))

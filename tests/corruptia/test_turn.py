@@ -8,7 +8,7 @@ from corruption_envs.corruptia.state import (ABSENT, CRONY, NEGOTIATE, NO, SWAP_
 from corruption_envs.corruptia.rules import APPROVED_BY_COIN, REJECTED_BY_COIN
 from corruption_envs.corruptia.tables import DEPT, REVOLUTION
 
-from .helpers import game, legal, pass_all, propose, to_vote, vote
+from .helpers import game, legal, pass_all, propose, vote
 
 
 def at_negotiation(n=4, seed=0, tokens=None, **config):
