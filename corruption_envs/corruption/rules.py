@@ -31,6 +31,7 @@ KIND_MATRIX = np.eye(NUM_KINDS, dtype=np.int64)[CARD_KIND]
 HIT_MAN_CARD = KIND_CARDS[HIT_MAN][0]
 DA_CARD = KIND_CARDS[DA][0]
 REPORTER_CARDS = KIND_CARDS[REPORTER]
+KIND_FIRST_CARD = tuple(cards[0] for cards in KIND_CARDS)
 
 
 class CorruptionRules(Rules):
@@ -91,9 +92,13 @@ class CorruptionRules(Rules):
             s.events.append((-1, f"player_{s.leader} plays first"))
 
     def _rebuild_masks(self, s: CorruptionState) -> None:
-        s.pmask = np.zeros((self.num_players, NUM_ACTIONS), np.int8)
-        for p in range(self.num_players):
-            self._rebuild_mask(s, p)
+        """Every seat's Phase II mask at once (see `_rebuild_mask`)."""
+        n = self.num_players
+        hand = s.loc == HAND
+        has_kind = (hand @ KIND_MATRIX) > 0
+        s.pmask = np.zeros((n, NUM_ACTIONS), np.int8)
+        s.pmask[:, PLAY:SWISS] = (has_kind[:, :, None] & (s.cloc == TABLE)[None, None, :]).reshape(n, -1)
+        s.pmask[:, SWISS:ASSIGN] = np.repeat(hand[:, :NUM_BRIBES], NUM_BODIES, axis=1)
 
     def _rebuild_mask(self, s: CorruptionState, p: int) -> None:
         """Seat p's Phase II mask: each kind it holds on every contract on the table; bribes on any
@@ -156,26 +161,30 @@ class CorruptionRules(Rules):
         if action < SWISS:
             kind, c = divmod(action - PLAY, NUM_CONTRACTS)
             card = self._card_of_kind(s, p, kind)
-            s.loc[p, card] = CONTRACT
-            s.on_contracts[p] += 1
+            loc = CONTRACT
+            on_contracts = int(s.on_contracts[p]) + 1
+            s.on_contracts[p] = on_contracts
             # round r: each player's first r cards on contracts are face-up (Swiss plays not counted)
-            faceup = s.on_contracts[p] <= s.round + 1
-            s.public[p, card] = faceup
-            if not faceup:
+            faceup = on_contracts <= s.round + 1
+            if faceup:
+                s.public[p, card] = True
+            else:
                 s.hidden[p][c] += 1
         else:
             card, c = divmod(action - SWISS, NUM_BODIES)
-            s.loc[p, card] = ON_SWISS  # always face-down
+            kind = card
+            loc = ON_SWISS  # always face-down
             faceup = False
             s.hidden[p][NUM_CONTRACTS + c] += 1
+        s.loc[p, card] = loc
         s.where[p, card] = c
         s.seq[p, card] = s.turn
         s.placed[p] += 1
         s.turn += 1
-        self.observer.card_place(s, p, card, s.loc[p, card], c)
+        self.observer.card_place(s, p, card, loc, c)
         self.observer.seat(s, p, card)
-        kind = CARD_KIND[card]
-        if all(s.loc[p, k] != HAND for k in KIND_CARDS[kind]):
+        # the kind is gone from the hand unless it was the first of the two Reporters
+        if card != REPORTER_CARDS[0]:
             s.pmask[p, PLAY + kind * NUM_CONTRACTS: PLAY + (kind + 1) * NUM_CONTRACTS] = 0
             if kind < NUM_BRIBES:
                 s.pmask[p, SWISS + kind * NUM_BODIES: SWISS + (kind + 1) * NUM_BODIES] = 0
@@ -188,7 +197,10 @@ class CorruptionRules(Rules):
 
     @staticmethod
     def _card_of_kind(s: CorruptionState, p: int, kind: int) -> int:
-        for card in KIND_CARDS[kind]:
+        """The card of `kind` to play: Reporters lowest id first."""
+        if kind != REPORTER:
+            return KIND_FIRST_CARD[kind]
+        for card in REPORTER_CARDS:
             if s.loc[p, card] == HAND:
                 return card
         raise ValueError(f"player_{p} holds no {KIND_NAMES[kind]}")
