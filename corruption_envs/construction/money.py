@@ -93,7 +93,7 @@ def replay(s: State, ledger: list, secret: bool, redraw: frozenset = frozenset()
                 affordable = [x for x in GIFT_AMOUNTS if x <= cash[a]]
                 if not affordable:
                     return False
-                c = affordable[int(rng.integers(len(affordable)))]
+                c = affordable[int(rng.random() * len(affordable))]
                 entry = (GIFT, a, b, c)
             elif c > cash[a]:
                 return False
