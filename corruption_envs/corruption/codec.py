@@ -17,7 +17,14 @@ observation, so a policy reads and names opponents the same way.
 from __future__ import annotations
 
 from .tables import (
-    BODIES, CONTRACT_NAMES, KIND_NAMES, MAX_PLAYERS, NUM_BODIES, NUM_BRIBES, NUM_CONTRACTS, NUM_KINDS,
+    BODIES,
+    CONTRACT_NAMES,
+    KIND_NAMES,
+    MAX_PLAYERS,
+    NUM_BODIES,
+    NUM_BRIBES,
+    NUM_CONTRACTS,
+    NUM_KINDS,
 )
 
 PLAY = 0

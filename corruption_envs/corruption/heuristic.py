@@ -21,10 +21,16 @@ from __future__ import annotations
 import numpy as np
 
 from . import codec
-from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, NUM_ACTIONS, REMOVE, SWISS
+from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, REMOVE, SWISS
 from .tables import (
-    BRIBE_VALUES, CARDS_PER_ROUND, DA, HIT_MAN, MAX_CONTRACT_VALUE, NUM_BODIES, NUM_BRIBES,
-    NUM_CONTRACTS, REPORTER,
+    BRIBE_VALUES,
+    CARDS_PER_ROUND,
+    DA,
+    HIT_MAN,
+    MAX_CONTRACT_VALUE,
+    NUM_BODIES,
+    NUM_BRIBES,
+    REPORTER,
 )
 
 VALUES = np.array(BRIBE_VALUES, np.float64)
@@ -42,7 +48,7 @@ class HeuristicAgent:
 
     # --- reading the observation -------------------------------------------------------------------
     def _read(self, obs: np.ndarray) -> dict:
-        v = lambda name: self.layout.view(obs, name)  # noqa: E731
+        v = lambda name: self.layout.view(obs, name)
         n = self.n
         cards = v("cards")[:, :n]  # (24, n, 9), reporters 1/2 each
         facedown = np.rint(v("facedown")[:, :n] * CARDS_PER_ROUND)
@@ -91,7 +97,7 @@ class HeuristicAgent:
     # --- Phase II ----------------------------------------------------------------------------------
     def _place(self, info: dict, mask: np.ndarray) -> int | None:
         hand, value, est = info["hand"], info["value"], info["estimate"]
-        can = lambda kind, c: mask[codec.encode_play(kind, c)] == 1  # noqa: E731
+        can = lambda kind, c: mask[codec.encode_play(kind, c)] == 1
         table = np.flatnonzero(info["on_table"])
         mine = est[:, 0]
         best_opp = est[:, 1:].max(axis=1)

@@ -6,11 +6,27 @@ from __future__ import annotations
 
 from .rules import CorruptionRules
 from .state import (
-    ASSIGNED, CONTRACT, CORRUPTION, DECK, HAND, LOST, OVER, SWISS, SWISS_STEP, TABLE, USED, WON,
+    ASSIGNED,
+    CONTRACT,
+    CORRUPTION,
+    DECK,
+    HAND,
+    LOST,
+    OVER,
+    SWISS,
+    SWISS_STEP,
+    TABLE,
+    USED,
+    WON,
     CorruptionState,
 )
 from .tables import (
-    CARDS_PER_ROUND, CONTRACT_VALUE, IS_BRIBE, NUM_BODIES, NUM_CONTRACTS, NUM_ROUNDS,
+    CARDS_PER_ROUND,
+    CONTRACT_VALUE,
+    IS_BRIBE,
+    NUM_BODIES,
+    NUM_CONTRACTS,
+    NUM_ROUNDS,
     TOTAL_CONTRACT_VALUE,
 )
 

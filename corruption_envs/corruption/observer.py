@@ -8,12 +8,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import Layout
 from .state import ASSIGNED, CONTRACT, HAND, OVER, SWISS, TABLE, CorruptionState
 from .tables import (
-    KIND_CARDS, CARD_KIND, CARDS_PER_ROUND, CONTRACT_VALUE, MAX_CONTRACT_VALUE, MAX_PLAYERS, NUM_BODIES,
-    NUM_BRIBES, NUM_CONTRACTS, NUM_KINDS, NUM_ROUNDS, REPORTER, TOTAL_CONTRACT_VALUE,
+    CARD_KIND,
+    CARDS_PER_ROUND,
+    CONTRACT_VALUE,
+    KIND_CARDS,
+    MAX_CONTRACT_VALUE,
+    MAX_PLAYERS,
+    NUM_BODIES,
+    NUM_BRIBES,
+    NUM_CONTRACTS,
+    NUM_KINDS,
+    NUM_ROUNDS,
+    REPORTER,
+    TOTAL_CONTRACT_VALUE,
 )
-from ..core import Layout
 
 P, C = MAX_PLAYERS, NUM_CONTRACTS
 # Weight of a card in the per-kind counts: the two Reporters count 1/2 each, so a piece is <= 1.

@@ -5,7 +5,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .state import ASSIGNED, CONTRACT, HAND, LOST, OVER, SWISS, TABLE, WON, CorruptionState
+from .state import (
+    ASSIGNED,
+    CONTRACT,
+    HAND,
+    LOST,
+    OVER,
+    SWISS,
+    TABLE,
+    WON,
+    CorruptionState,
+)
 from .tables import BODIES, CARD_KIND, CONTRACT_NAMES, CONTRACT_VALUE, KIND_NAMES
 
 if TYPE_CHECKING:
@@ -21,7 +31,7 @@ def _card_text(s: CorruptionState, q: int, card: int, viewer: int | None) -> str
     return f"p{q}:?"
 
 
-def render_state(rules: "CorruptionRules", s: CorruptionState, viewer: int | None = None) -> str:
+def render_state(rules: CorruptionRules, s: CorruptionState, viewer: int | None = None) -> str:
     n = rules.num_players
     lines = [f"Round {min(s.round, 3) + 1}/4, {PHASE_NAMES[s.phase]}"
              + ("" if s.phase == OVER else f", player_{s.to_act} to act")

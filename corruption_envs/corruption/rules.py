@@ -7,7 +7,7 @@ bribe to remove) is resolved without asking.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -17,14 +17,52 @@ from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, NUM_ACTIONS, PLAY, REMOVE,
 from .observer import Observer
 from .render import render_state
 from .state import (
-    ASSIGNED, AWARDED, CANCELLED, CONTRACT, CORRUPTION, DECK, HAND, HIT_STEP, LOST, NO_AWARD,
-    OVER, REPORTER_STEP, SWISS as ON_SWISS, SWISS_STEP, TABLE, USED, WON, CorruptionState,
+    ASSIGNED,
+    AWARDED,
+    CANCELLED,
+    CONTRACT,
+    CORRUPTION,
+    HAND,
+    HIT_STEP,
+    LOST,
+    NO_AWARD,
+    OVER,
+    REPORTER_STEP,
+    SWISS_STEP,
+    TABLE,
+    USED,
+    WON,
+    CorruptionState,
+)
+from .state import (
+    SWISS as ON_SWISS,
 )
 from .tables import (
-    BODIES, CARD_KIND, CARD_VALUE, CARDS_PER_ROUND, CONTRACT_NAMES, CONTRACT_VALUE,
-    CONTRACTS_PER_BODY, DA, HIT_MAN, IS_BRIBE, KIND_CARDS, KIND_NAMES, NUM_BODIES, NUM_BRIBES,
-    NUM_CONTRACTS, NUM_KINDS, NUM_ROUNDS, REPORTER,
+    BODIES,
+    CARD_KIND,
+    CARD_VALUE,
+    CARDS_PER_ROUND,
+    CONTRACT_NAMES,
+    CONTRACT_VALUE,
+    CONTRACTS_PER_BODY,
+    DA,
+    HIT_MAN,
+    IS_BRIBE,
+    KIND_CARDS,
+    KIND_NAMES,
+    NUM_BODIES,
+    NUM_BRIBES,
+    NUM_CONTRACTS,
+    NUM_KINDS,
+    NUM_ROUNDS,
+    REPORTER,
 )
+
+
+def say(s: CorruptionState, audience: int, text: str) -> None:
+    """Log an event for `audience` (-1 = everyone); only called when events are recorded."""
+    s.events.append((audience, text))
+
 
 # card id -> 1 in the column of its kind: hand (10 bools) @ KIND_MATRIX -> count per kind
 KIND_MATRIX = np.eye(NUM_KINDS, dtype=np.int64)[CARD_KIND]
@@ -40,7 +78,7 @@ class CorruptionRules(Rules):
     min_players = 3
     max_players = 7
     default_players = 4
-    options = {
+    options: ClassVar[dict[str, Option]] = {
         "reporter_may_decline": Option(
             True,
             "a Reporter's owner may remove nothing (the seed: a Reporter 'lets its owner remove one "
@@ -88,8 +126,8 @@ class CorruptionRules(Rules):
                 f"{CONTRACT_NAMES[c]} (${CONTRACT_VALUE[c]}k) under {BODIES[s.cbody[c]]}"
                 for c in np.flatnonzero((s.cloc == TABLE) & (s.dealt_round == s.round))
             )
-            s.events.append((-1, f"Round {s.round + 1}: dealt {new}"))
-            s.events.append((-1, f"player_{s.leader} plays first"))
+            say(s, -1, f"Round {s.round + 1}: dealt {new}")
+            say(s, -1, f"player_{s.leader} plays first")
 
     def _rebuild_masks(self, s: CorruptionState) -> None:
         """Every seat's Phase II mask at once (see `_rebuild_mask`)."""
@@ -212,10 +250,10 @@ class CorruptionRules(Rules):
         else:
             place = CONTRACT_NAMES[c]
         if faceup:
-            s.events.append((-1, f"player_{p} plays {what} face-up on {place}"))
+            say(s, -1, f"player_{p} plays {what} face-up on {place}")
         else:
-            s.events.append((-1, f"player_{p} plays a face-down card on {place}"))
-            s.events.append((p, f"you play {what} face-down on {place}"))
+            say(s, -1, f"player_{p} plays a face-down card on {place}")
+            say(s, p, f"you play {what} face-down on {place}")
 
     # --- Phase III -----------------------------------------------------------------------------------
     def _reveal(self, s: CorruptionState) -> None:
@@ -225,7 +263,7 @@ class CorruptionRules(Rules):
             for p, card in self._in_play_order(s, played & ~s.public):
                 place = (f"{BODIES[s.where[p, card]]}'s Swiss account" if s.loc[p, card] == ON_SWISS
                          else CONTRACT_NAMES[s.where[p, card]])
-                s.events.append((-1, f"revealed: player_{p}'s {KIND_NAMES[CARD_KIND[card]]} on {place}"))
+                say(s, -1, f"revealed: player_{p}'s {KIND_NAMES[CARD_KIND[card]]} on {place}")
         hidden = played & ~s.public
         s.public |= played
         s.hidden = [[0] * (NUM_CONTRACTS + NUM_BODIES) for _ in range(self.num_players)]
@@ -270,8 +308,8 @@ class CorruptionRules(Rules):
                 c = int(s.where[q, card])
                 self._discard(s, q, card)  # no target: removed without effect
                 if s.events is not None:
-                    s.events.append((-1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[c]} "
-                                         "has no target and is removed"))
+                    say(s, -1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[c]} "
+                                         "has no target and is removed")
                 s.qpos += 1
             self._cancel_by_district_attorneys(s)
             s.phase = REPORTER_STEP
@@ -288,8 +326,8 @@ class CorruptionRules(Rules):
                     c = int(s.where[q, card])
                     self._discard(s, q, card)
                     if s.events is not None:
-                        s.events.append((-1, f"player_{q}'s Reporter on {CONTRACT_NAMES[c]} "
-                                             "finds no bribe"))
+                        say(s, -1, f"player_{q}'s Reporter on {CONTRACT_NAMES[c]} "
+                                             "finds no bribe")
                 s.qpos += 1
             self._award(s)
             self._end_round(s)
@@ -302,8 +340,8 @@ class CorruptionRules(Rules):
         self.observer.card_place(s, q, card, ON_SWISS, body)
         self.observer.card_place(s, q, card, ASSIGNED, c)
         if s.events is not None:
-            s.events.append((-1, f"player_{q} assigns Swiss {KIND_NAMES[CARD_KIND[card]]} to "
-                                 f"{CONTRACT_NAMES[c]} (half value)"))
+            say(s, -1, f"player_{q} assigns Swiss {KIND_NAMES[CARD_KIND[card]]} to "
+                                 f"{CONTRACT_NAMES[c]} (half value)")
         s.qpos += 1
         self._advance(s)
 
@@ -338,8 +376,8 @@ class CorruptionRules(Rules):
         self._discard(s, q, victim)
         self._discard(s, p, card)
         if s.events is not None:
-            s.events.append((-1, f"player_{p}'s Hit Man kills player_{q}'s "
-                                 f"{KIND_NAMES[CARD_KIND[victim]]} on {CONTRACT_NAMES[c]}"))
+            say(s, -1, f"player_{p}'s Hit Man kills player_{q}'s "
+                                 f"{KIND_NAMES[CARD_KIND[victim]]} on {CONTRACT_NAMES[c]}")
         s.qpos += 1
         self._advance(s)
 
@@ -353,7 +391,7 @@ class CorruptionRules(Rules):
     def _cancel_by_district_attorneys(self, s: CorruptionState) -> None:
         """Step 3: a contract with a surviving DA is cancelled and deferred; its bribes go back."""
         das = (s.loc[:, DA_CARD] == CONTRACT)
-        for c in sorted(set(int(x) for x in s.where[das, DA_CARD])):
+        for c in sorted({int(x) for x in s.where[das, DA_CARD]}):
             here = ((s.loc == CONTRACT) | (s.loc == ASSIGNED)) & (s.where == c)
             before = s.loc.copy()
             s.loc[here & IS_BRIBE] = HAND
@@ -365,8 +403,8 @@ class CorruptionRules(Rules):
             s.outcome[c] = CANCELLED
             self.observer.outcome(s, c)
             if s.events is not None:
-                s.events.append((-1, f"a District Attorney cancels {CONTRACT_NAMES[c]}: deferred, "
-                                     "bribes returned"))
+                say(s, -1, f"a District Attorney cancels {CONTRACT_NAMES[c]}: deferred, "
+                                     "bribes returned")
 
     def _vertical_bribes(self, s: CorruptionState, c: int) -> list[tuple[int, int]]:
         """(owner, bribe) of every vertical bribe on contract c (Swiss bribes stay horizontal)."""
@@ -378,7 +416,7 @@ class CorruptionRules(Rules):
         c = int(s.where[p, card])
         if action == DECLINE:
             if s.events is not None:
-                s.events.append((-1, f"player_{p}'s Reporter on {CONTRACT_NAMES[c]} removes nothing"))
+                say(s, -1, f"player_{p}'s Reporter on {CONTRACT_NAMES[c]} removes nothing")
         else:
             rel, bribe = divmod(action - REMOVE, NUM_BRIBES)
             q = (p + rel) % self.num_players
@@ -387,8 +425,8 @@ class CorruptionRules(Rules):
             self.observer.card_place(s, q, bribe, CONTRACT, c)
             self.observer.seat(s, q, bribe)
             if s.events is not None:
-                s.events.append((-1, f"player_{p}'s Reporter removes player_{q}'s "
-                                     f"{KIND_NAMES[bribe]} from {CONTRACT_NAMES[c]}"))
+                say(s, -1, f"player_{p}'s Reporter removes player_{q}'s "
+                                     f"{KIND_NAMES[bribe]} from {CONTRACT_NAMES[c]}")
         self._discard(s, p, card)
         s.qpos += 1
         self._advance(s)
@@ -417,13 +455,13 @@ class CorruptionRules(Rules):
                 s.won_count[w] += 1
                 s.outcome[c] = AWARDED
                 if s.events is not None:
-                    s.events.append((-1, f"player_{w} wins {CONTRACT_NAMES[c]} "
-                                         f"(${CONTRACT_VALUE[c]}k) with ${best / 2:g}k"))
+                    say(s, -1, f"player_{w} wins {CONTRACT_NAMES[c]} "
+                                         f"(${CONTRACT_VALUE[c]}k) with ${best / 2:g}k")
             else:
                 s.outcome[c] = NO_AWARD
                 if s.events is not None:
-                    s.events.append((-1, f"{CONTRACT_NAMES[c]}: no award (tie at ${best / 2:g}k), "
-                                         "deferred"))
+                    say(s, -1, f"{CONTRACT_NAMES[c]}: no award (tie at ${best / 2:g}k), "
+                                         "deferred")
 
     def _end_round(self, s: CorruptionState) -> None:
         """Bribes come back to their owners; characters never do."""
@@ -443,8 +481,8 @@ class CorruptionRules(Rules):
             s.to_act = -1
             self.observer.rebuild_empty_table(s)
             if s.events is not None:
-                s.events.append((-1, "game over: " + ", ".join(
-                    f"player_{p} ${s.won_value[p]}k" for p in range(self.num_players))))
+                say(s, -1, "game over: " + ", ".join(
+                    f"player_{p} ${s.won_value[p]}k" for p in range(self.num_players)))
             return
         s.leader = self._next_leader(s)
         self._start_round(s)
@@ -512,8 +550,7 @@ class CorruptionRules(Rules):
             return codec.static_name(action)
         p = state.to_act
         name = codec.static_name(action, p, self.num_players)
-        group, kind, _ = codec.decode(action)
-        if group == "play":
+        if codec.decode(action)[0] == "play":
             up = state.on_contracts[p] < state.round + 1
             name += " (face-up)" if up else " (face-down)"
         return name

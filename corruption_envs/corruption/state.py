@@ -34,10 +34,34 @@ class CorruptionState:
     """One game. Per player: arrays (n, 10) over the card ids of tables.CARD_KIND."""
 
     __slots__ = (
-        "rng", "events", "n", "round", "phase", "to_act", "leader", "turn",
-        "loc", "where", "seq", "public", "placed", "on_contracts", "play_count",
-        "deck", "cloc", "cbody", "cowner", "outcome", "dealt_round",
-        "won_value", "won_count", "queue", "qpos", "obs", "pmask", "hidden",
+        "cbody",
+        "cloc",
+        "cowner",
+        "dealt_round",
+        "deck",
+        "events",
+        "hidden",
+        "leader",
+        "loc",
+        "n",
+        "obs",
+        "on_contracts",
+        "outcome",
+        "phase",
+        "placed",
+        "play_count",
+        "pmask",
+        "public",
+        "qpos",
+        "queue",
+        "rng",
+        "round",
+        "seq",
+        "to_act",
+        "turn",
+        "where",
+        "won_count",
+        "won_value",
     )
 
     def __init__(self, rng: np.random.Generator, n: int) -> None:
@@ -74,7 +98,7 @@ class CorruptionState:
         # face-down cards per seat on each contract (0..23) and Swiss account (24..26)
         self.hidden: list[list[int]] = [[0] * 27 for _ in range(n)]
 
-    def copy(self) -> "CorruptionState":
+    def copy(self) -> CorruptionState:
         new = object.__new__(CorruptionState)
         rng = np.random.Generator(type(self.rng.bit_generator)())
         rng.bit_generator.state = self.rng.bit_generator.state

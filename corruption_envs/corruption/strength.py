@@ -23,7 +23,7 @@ def win_rate(games: int = 1000, players: int = 4, seed: int = 0) -> tuple[float,
         agents[seat] = HeuristicAgent(env, seed=g)
         env.reset(seed=seed * 1_000_003 + g)
         for agent in env.agent_iter():
-            obs, reward, term, trunc, _ = env.last()
+            obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
                 continue

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from corruption_envs.corruption import CorruptionRules
-from corruption_envs.corruption import codec
+from corruption_envs.corruption import CorruptionRules, codec
 from corruption_envs.corruption.state import TABLE, CorruptionState
 from corruption_envs.corruption.tables import CONTRACT_NAMES, KIND_CARDS
 

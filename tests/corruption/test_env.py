@@ -85,7 +85,7 @@ def test_observation_is_in_the_unit_box_and_incremental_equals_from_scratch():
         e = env(num_players=n)
         rng = np.random.default_rng(n)
 
-        def check(e):
+        def check(e, n=n):
             s = e.game_state
             for p in range(n):
                 obs = e.rules.observe(s, p)

@@ -5,11 +5,30 @@ import pytest
 from corruption_envs.core import IllegalActionError
 from corruption_envs.corruption import codec, env
 from corruption_envs.corruption.state import (
-    CANCELLED, CONTRACT, HAND, HIT_STEP, NO_AWARD, REPORTER_STEP, SWISS_STEP, TABLE, USED, WON,
+    CANCELLED,
+    HAND,
+    HIT_STEP,
+    NO_AWARD,
+    REPORTER_STEP,
+    SWISS_STEP,
+    TABLE,
+    USED,
+    WON,
 )
 
 from .helpers import (
-    DA, HIT_MAN, REPORTER, bribe, fresh, legal, phase2, play, quiet_round, resolve, step, swiss, under,
+    DA,
+    HIT_MAN,
+    REPORTER,
+    bribe,
+    fresh,
+    legal,
+    phase2,
+    play,
+    resolve,
+    step,
+    swiss,
+    under,
 )
 
 

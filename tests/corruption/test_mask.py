@@ -7,7 +7,19 @@ from corruption_envs.corruption import codec, env
 from corruption_envs.corruption.state import HAND, TABLE
 from corruption_envs.corruption.tables import CARD_KIND
 
-from .helpers import DA, HIT_MAN, REPORTER, bribe, fresh, legal, phase2, play, step, swiss, under
+from .helpers import (
+    DA,
+    HIT_MAN,
+    REPORTER,
+    bribe,
+    fresh,
+    legal,
+    phase2,
+    play,
+    step,
+    swiss,
+    under,
+)
 
 
 def expected_phase2(s, p):

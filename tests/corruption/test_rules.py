@@ -3,17 +3,27 @@ import numpy as np
 import pytest
 
 from corruption_envs.corruption import codec
-from corruption_envs.corruption.state import ASSIGNED, CONTRACT, HAND, SWISS, TABLE
+from corruption_envs.corruption.state import CONTRACT, HAND, SWISS, TABLE
 from corruption_envs.corruption.tables import CARD_KIND, CARD_VALUE, NUM_CONTRACTS
 
 from .helpers import (
-    DA, HIT_MAN, REPORTER, bribe, fresh, legal, phase2, play, quiet_round, resolve, step, swiss, under,
+    DA,
+    HIT_MAN,
+    REPORTER,
+    bribe,
+    fresh,
+    legal,
+    phase2,
+    quiet_round,
+    step,
+    swiss,
+    under,
 )
 
 
 @pytest.mark.parametrize("n", [3, 7])
 def test_setup_each_player_holds_ten_cards_six_bribes_da_two_reporters_hit_man(n):
-    rules, s = fresh(n)
+    _, s = fresh(n)
     assert (s.loc == HAND).all()
     assert sorted(CARD_VALUE[:6].tolist()) == [1, 2, 4, 6, 8, 10]
     assert sorted(CARD_KIND[6:].tolist()) == [DA, REPORTER, REPORTER, HIT_MAN]

@@ -5,12 +5,30 @@ import pytest
 from corruption_envs.core.rewards import terminal_rewards
 from corruption_envs.corruption import CorruptionRules, codec, env
 from corruption_envs.corruption.state import (
-    CONTRACT, HAND, LOST, OVER, REPORTER_STEP, TABLE, USED, WON,
+    CONTRACT,
+    HAND,
+    LOST,
+    OVER,
+    REPORTER_STEP,
+    TABLE,
+    USED,
+    WON,
 )
 from corruption_envs.corruption.tables import CONTRACT_VALUE, CONTRACTS, NUM_ROUNDS
 
 from .helpers import (
-    DA, HIT_MAN, REPORTER, bribe, fresh, legal, phase2, play, quiet_round, resolve, step, under,
+    DA,
+    HIT_MAN,
+    REPORTER,
+    bribe,
+    fresh,
+    legal,
+    phase2,
+    play,
+    quiet_round,
+    resolve,
+    step,
+    under,
 )
 
 
