@@ -7,7 +7,8 @@ config, so it can sit in any seat like a trained policy.
   more Corruption (it sheds the risk and draws an investigation card); otherwise keep it.
 - Put spare workers where they complete something: your own heavy contracts first, then the leader's
   contracts (the leader loses the income). Never leave a worker idle: vacation pay costs $20k.
-- Never give money away. Vote for yourself (a Key to the City is worth $100k or more).
+- Never give money away. Vote for yourself (a Key to the City is worth $100k or more), unless you carry
+  the most Corruption, and a lot of it: then back an ally (who voted for you last time) to avoid an investigation.
 - As mayor play Big Papa, shield your own light contracts with festivals, and send city workers to
   complete your heavy contracts or the leader's.
 - In an investigation hit the leader: Deep Merde, Snitch and Revenue Quebec on the leaders, Spic 'n
@@ -30,6 +31,7 @@ from .tables import COMPLETION_WORKERS, LOGO_COST
 
 F = {name: i for i, name in enumerate(SEAT_FEATURES)}
 HEAVY = 3  # Corruption at which an own contract is better completed than kept
+EXPOSED = 8  # Corruption on all my contracts at which an investigation costs me more than a lost Key
 
 
 class HeuristicAgent:
@@ -50,7 +52,7 @@ class HeuristicAgent:
         if phase == PLACE:
             choice = self._place(view, action_mask)
         elif phase == VOTE:
-            choice = codec.VOTE  # vote for myself
+            choice = self._vote(view, observation)
         elif phase == MAYOR:
             choice = self._mayor(view, action_mask)
         elif phase == CARDS:
@@ -80,6 +82,17 @@ class HeuristicAgent:
             if score > best_score:
                 best, best_score = codec.PLACE + c, score
         return best
+
+    def _vote(self, v: "_View", observation: np.ndarray) -> int:
+        """Myself; but when I carry the most Corruption, and a lot of it, an investigation hurts me most,
+        so I back an ally (an opponent who voted for me last time) to get a mayor elected."""
+        risk = v.seats[:, F["corruption"]]
+        if risk[0] * 30 >= EXPOSED and risk[0] >= risk[1:self.n].max():
+            ballots = self.layout.view(observation, "last_ballots")
+            allies = [k for k in range(1, self.n) if ballots[k, 0] > 0.5]
+            if allies:
+                return codec.VOTE + allies[0]
+        return codec.VOTE
 
     def _mayor(self, v: "_View", mask: np.ndarray) -> int | None:
         if mask[codec.BIG_PAPA]:
