@@ -56,6 +56,13 @@ class ConstructionRules(Rules):
         "max_gifts": Option(
             1, "gifts a player may give in each Corruption and each Election phase", **int_range(0, 3)
         ),
+        "investigation_gifts": Option(
+            False,
+            "gifts are also allowed in the Investigation card round (the seed's Clarification: 'players "
+            "may bribe ... during an investigation'); the rulings allow them only in the Corruption and "
+            "Election phases",
+            choices=(True, False),
+        ),
         "first_player_passes": Option(
             False,
             "the First Player card passes to the left every turn (the seed lets it be traded; "
@@ -72,6 +79,7 @@ class ConstructionRules(Rules):
         self.threshold = COMPLETION_WORKERS[config["completion"]]
         self.secret = config["secret_gifts"]
         self.max_gifts = config["max_gifts"]
+        self.investigation_gifts = config["investigation_gifts"]
         self.red_per_contract = config["red_alert"] == "per_contract"
         # action index arrays for this player count
         offs = range(1, n)
@@ -215,11 +223,15 @@ class ConstructionRules(Rules):
         s.investigated = True
         s.phase = CARDS
         s.passes = 0
+        s.gifts_left = [self.max_gifts if self.investigation_gifts else 0] * s.n
         self._log(s, -1, f"--- {YEARS[s.turn]}: Investigation ---")
         self._next_card_player(s, s.first)
 
     def _can_play_cards(self, s: State, p: int) -> bool:
+        """Whether p has a card it may play now (or, with investigation_gifts, a gift left)."""
         hand = s.hand[p]
+        if s.gifts_left[p]:
+            return True
         if hand[DEEP_MERDE] or hand[LA_GREVE] or hand[RED_ALERT] or hand[REVENUE_QUEBEC] or hand[SNITCH]:
             return True
         if hand[SPIC_N_SPAN] and any(s.owner[c] >= 0 and s.corruption[c] for c in range(C)):
@@ -336,6 +348,7 @@ class ConstructionRules(Rules):
                 mask[codec.BIG_PAPA] = 1
         elif ph == CARDS:
             mask[codec.PASS] = 1
+            self._gift_mask(s, p, mask)
             hand = s.hand[p]
             n = s.n
             if hand[CUT_AND_PASTE] and not s.cut_used:
@@ -425,6 +438,9 @@ class ConstructionRules(Rules):
             if kind == codec.K_PASS:
                 s.passes += 1
                 self._log(s, -1, f"player_{p} plays no card")
+            elif kind == codec.K_GIFT:
+                self._gift(s, p, (p + b) % n, GIFT_AMOUNTS[a])
+                s.passes = 0
             else:
                 self._play_card(s, p, kind, a, b)
                 s.passes = 0

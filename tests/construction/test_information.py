@@ -195,7 +195,7 @@ def reference_legal(s):
             out.add(codec.BIG_PAPA)
     elif s.phase == CARDS:
         h = s.hand[p]
-        out = {codec.PASS}
+        out = {codec.PASS} | gifts
         pairs = {i for i, (a, b) in enumerate(codec.PAIRS) if b < n}
         if h[CUT_AND_PASTE] and not s.cut_used:
             out |= {codec.CUT_AND_PASTE + k - 1 for k in range(1, n) if sum(s.hand[(p + k) % n])}
@@ -216,10 +216,10 @@ def reference_legal(s):
     return out
 
 
-@pytest.mark.parametrize("n", [3, 5, 7])
-def test_mask_is_exactly_the_legal_actions(n):
+@pytest.mark.parametrize("n, investigation_gifts", [(3, False), (5, True), (7, False)])
+def test_mask_is_exactly_the_legal_actions(n, investigation_gifts):
     for seed in range(6):
-        for rules, s in random_states(n, 100 + seed, max_gifts=2):
+        for rules, s in random_states(n, 100 + seed, max_gifts=2, investigation_gifts=investigation_gifts):
             mask = rules.legal_mask(s)
             assert set(int(a) for a in np.flatnonzero(mask)) == reference_legal(s)
             assert mask.dtype == np.int8 and mask.any()

@@ -350,3 +350,49 @@ def test_faq_no_preemptive_rolling_cards_come_before_the_dice():
 def test_big_papa_is_not_an_investigation_card():
     rules, s = in_investigation(4, 22, [(0, BIG_PAPA)])
     assert s.phase != CARDS
+
+
+def test_faq_multiple_deep_merde_cards_add_corruption_each_time():
+    rules, s = in_investigation(3, 23, [(0, DEEP_MERDE), (0, DEEP_MERDE), (0, LA_GREVE)])
+    while s.actor != 0:
+        act(rules, s, codec.PASS)
+    before = corruption_of(s, 1)
+    act(rules, s, codec.DEEP_MERDE + offset(s, 0, 1) - 1)
+    while s.actor != 0:
+        act(rules, s, codec.PASS)
+    act(rules, s, codec.DEEP_MERDE + offset(s, 0, 1) - 1)
+    assert corruption_of(s, 1) == before + 2 * len(contracts_of(s, 1))
+
+
+def test_faq_card_corruption_remains_until_the_contract_is_completed():
+    rules, s = in_investigation(3, 24, [(0, SNITCH)])
+    while s.actor != 0:
+        act(rules, s, codec.PASS)
+    c = contracts_of(s, 1)[0]
+    act(rules, s, codec.SNITCH + codec.pair_index(1, 2))
+    added = s.corruption[c]
+    pay_fixed(rules, s)
+    assert s.turn == 1 and s.corruption[c] == added + 1  # kept, plus the 1998 Corruption
+    s.workers[c][0] += 2  # completed at the next Extraction: its Corruption goes
+    rules._extraction(s)
+    assert s.owner[c] == -1 and s.corruption[c] == 0
+
+
+def test_faq_cut_and_paste_target_cannot_play_cards_to_dodge_it():
+    rules, s = in_investigation(3, 25, [(0, CUT_AND_PASTE), (1, SNITCH)])
+    while s.actor != 0:
+        act(rules, s, codec.PASS)
+    act(rules, s, codec.CUT_AND_PASTE + offset(s, 0, 1) - 1)
+    # the exchange is done before seat 1 acts again: its Snitch is already gone
+    assert s.hand[0][SNITCH] == 1 and s.hand[1] == [0, 1, 0, 0, 0, 0, 0, 0]
+
+
+def test_faq_players_may_bribe_during_an_investigation_with_the_option():
+    rules, s = in_investigation(4, 26, investigation_gifts=True)
+    assert s.phase == CARDS  # everyone may still give money, so the round runs
+    p = s.actor
+    assert codec.gift(0, 1) in legal(rules, s)
+    act(rules, s, codec.gift(0, 1))
+    assert s.passes == 0 and s.gifts_left[p] == 0
+    rules, s = in_investigation(4, 26)
+    assert s.phase != CARDS  # the rulings' default: no gifts, no cards, no card round
