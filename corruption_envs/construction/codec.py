@@ -6,8 +6,8 @@ policy reads the same action the same way from any seat. Blocks, in order:
 | actions   | meaning                                                          | phase            |
 |-----------|------------------------------------------------------------------|------------------|
 | 0..17     | place one of my workers on contract c                            | Corruption       |
-| 18        | pass (stop placing / vote-phase n.a. / mayor done / play no card)| several          |
-| 19..36    | give $10k/$50k/$100k (amount-major) to the seat at offset 1..6    | Corruption, Election |
+| 18        | pass (stop placing / mayor done / play no card)                  | several          |
+| 19..36    | give $10k/$50k/$100k (amount-major) to the seat at offset 1..6    | Corruption, Election (*) |
 | 37..43    | vote for the seat at offset 0..6 (0 = myself)                    | Election         |
 | 44        | vote for the Outsider mayor                                      | Election         |
 | 45..62    | (mayor) put a city worker on contract c                          | Mayor            |
@@ -22,6 +22,8 @@ policy reads the same action the same way from any seat. Blocks, in order:
 | 134..148  | Stooleur/Snitch against an offset pair (a<b) from PAIRS          | Investigation    |
 | 149       | pay the year's amount per logo                                   | Investigation pay|
 | 150       | pay 10% of my cash per logo (reveals my cash)                    | Investigation pay|
+
+(*) and in the Investigation card round with config investigation_gifts=True.
 """
 from __future__ import annotations
 
