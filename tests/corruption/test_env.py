@@ -156,3 +156,31 @@ def test_render_hides_opponents_face_down_cards():
     assert "?" not in full and "Round 1/4" in full
     assert "?" in mine and "player_0 hand: " in mine and "player_1 hand: " in mine
     assert "cards" in mine.split("player_1 hand: ")[1].splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    "corrupt, message",
+    [
+        (lambda s: s.loc.__setitem__((1, 3), 4), "bribe left the game"),
+        (lambda s: s.won_value.__setitem__(0, s.won_value[0] + 100), "total value"),
+        (lambda s: s.deck.append(s.deck[0]), "twice in the deck"),
+        (lambda s: s.hidden[2].__setitem__(0, s.hidden[2][0] + 1), "face-down counter"),
+        (lambda s: s.public.__setitem__((0, 9), True), "first r on contracts"),
+    ],
+)
+def test_invariants_name_what_broke(corrupt, message):
+    e = env(num_players=3)
+    e.reset(seed=0)
+    rules, s = e.rules, e.game_state
+    # player_0: a face-up $1k, then the Hit Man face-down; the others bribe another contract
+    table = [int(c) for c in np.flatnonzero(s.cloc == 1)]
+    while s.placed[0] < 2:
+        p = s.to_act
+        if p == 0:
+            e.step(codec.encode_play(8 if s.placed[0] else 0, table[0]))
+        else:
+            e.step(codec.encode_play(int(s.placed[p]), table[1]))
+    check_invariants(rules, s)
+    corrupt(s)
+    with pytest.raises(AssertionError, match=message):
+        check_invariants(rules, s)
