@@ -80,3 +80,37 @@ def results_rows(results: list[Result]) -> list[list[str]]:
         rows.append([r.baseline, str(r.num_players), str(r.games), f"{r.rate:.3f}", f"[{lo:.3f}, {hi:.3f}]"])
     return rows
 
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m training.evaluate --game corruption --policy policies/corruption/champion.npz"""
+    import argparse
+    import json
+
+    from corruption_envs.policy import load_policy
+
+    p = argparse.ArgumentParser(prog="python -m training.evaluate",
+                                description="Win rate of a policy file against baseline bots, seats rotated.")
+    p.add_argument("--game", required=True)
+    p.add_argument("--policy", required=True, help="an exported policy .npz")
+    p.add_argument("--baselines", nargs="+", default=["random", "heuristic"])
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=2026, help="deal seed (differs from training's eval seed)")
+    args = p.parse_args(argv)
+    env = corruption_envs.env(args.game, num_players=args.players)
+    policy = load_policy(args.policy, env)
+    env_config = {k: v for k, v in policy.meta.get("env_config", {}).items() if k != "reward"}
+    rows = []
+    for baseline in args.baselines:
+        r = evaluate(policy, args.game, baseline, args.games, args.players, args.seed, env_config)
+        rows.append(r.as_dict())
+        lo, hi = r.interval
+        print(f"{args.game}: policy vs {args.players - 1} x {baseline}: win rate {r.rate:.3f} "
+              f"(95% Wilson [{lo:.3f}, {hi:.3f}], {r.games} games, seed {args.seed})", flush=True)
+    print(json.dumps(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

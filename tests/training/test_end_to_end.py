@@ -90,3 +90,13 @@ def test_subprocess_envs_keep_their_pool_replicas_in_sync(toy_yaml_path, tmp_pat
     pool = json.loads((out / "pool" / "pool.json").read_text())
     assert len(pool["snapshots"]) == 3  # initial + two snapshot_every=256 (max_snapshots=3)
     assert sum(s["games"] for s in pool["snapshots"]) > 3 * 2  # results flowed back from the workers
+
+
+def test_evaluate_cli_reports_each_baseline_with_its_interval(run, capsys):
+    from training.evaluate import main as evaluate_main
+
+    assert evaluate_main(["--game", "toy", "--policy", str(run / "policy.npz"), "--games", "12",
+                          "--players", "3"]) == 0
+    rows = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert [(r["baseline"], r["games"], r["num_players"]) for r in rows] == [("random", 12, 3), ("heuristic", 12, 3)]
+    assert all(r["ci_low"] <= r["win_rate"] <= r["ci_high"] for r in rows)
