@@ -229,6 +229,10 @@ class Observer:
         if s.outcome[c]:
             s.obs[:, start + int(s.outcome[c]) - 1] = 1
 
+    def hand(self, s: CorruptionState, q: int, card: int) -> None:
+        """Refresh whether q's `card` is in q's hand (q's own row)."""
+        s.obs[q, self.off["my_hand"] + card] = s.loc[q, card] == HAND
+
     def seat(self, s: CorruptionState, q: int, card: int) -> None:
         """Refresh seat q's counters and hand after q's `card` moved."""
         q, card = int(q), int(card)

@@ -69,6 +69,7 @@ KIND_MATRIX = np.eye(NUM_KINDS, dtype=np.int64)[CARD_KIND]
 HIT_MAN_CARD = KIND_CARDS[HIT_MAN][0]
 DA_CARD = KIND_CARDS[DA][0]
 REPORTER_CARDS = KIND_CARDS[REPORTER]
+IS_BRIBE_T = tuple(bool(b) for b in IS_BRIBE)
 KIND_FIRST_CARD = tuple(cards[0] for cards in KIND_CARDS)
 
 
@@ -514,36 +515,46 @@ class CorruptionRules(Rules):
         for q in range(self.num_players):
             if q == player:
                 continue
-            pool = [int(c) for c in np.flatnonzero(~s.public[q] & (s.loc[q] != USED))]
-            places = [(s.loc[q, c], s.where[q, c], s.seq[q, c]) for c in pool]
-            swiss_places = [i for i, pl in enumerate(places) if pl[0] == ON_SWISS]
-            bribes = [c for c in pool if IS_BRIBE[c]]
+            loc, where, seq = s.loc[q].tolist(), s.where[q].tolist(), s.seq[q].tolist()
+            public = s.public[q].tolist()
+            pool = [c for c in range(10) if not public[c] and loc[c] != USED]
+            swiss_places = [c for c in pool if loc[c] == ON_SWISS]
+            if len(pool) < 2:
+                continue
+            # Swiss places get bribes only; then the rest of the pool over the remaining places
+            bribes = [c for c in pool if IS_BRIBE_T[c]]
             chosen = [bribes[i] for i in rng.permutation(len(bribes))[: len(swiss_places)]]
             rest = [c for c in pool if c not in chosen]
             rest = [rest[i] for i in rng.permutation(len(rest))]
-            others = [i for i in range(len(places)) if places[i][0] != ON_SWISS]
-            for card, i in zip(chosen + rest, swiss_places + others):
-                new.loc[q, card], new.where[q, card], new.seq[q, card] = places[i]
+            others = [c for c in pool if loc[c] != ON_SWISS]
+            new_loc, new_where, new_seq, new_public = loc[:], where[:], seq[:], public[:]
+            for card, place in zip(chosen + rest, swiss_places + others):
+                new_loc[card], new_where[card], new_seq[card] = loc[place], where[place], seq[place]
             # Reporters are played lowest id first: keep id 7 the earlier one (they look alike)
             a, b = REPORTER_CARDS
-            if self._play_key(new, q, a) > self._play_key(new, q, b):
-                for arr in (new.loc, new.where, new.seq, new.public):
-                    arr[q, a], arr[q, b] = arr[q, b], arr[q, a]
+            if self._play_key(new_loc[a], new_seq[a]) > self._play_key(new_loc[b], new_seq[b]):
+                for arr in (new_loc, new_where, new_seq, new_public):
+                    arr[a], arr[b] = arr[b], arr[a]
+            new.loc[q], new.where[q], new.seq[q], new.public[q] = new_loc, new_where, new_seq, new_public
             # refresh the observations of every place a card left or entered, and q's Phase II mask
-            for card in set(pool) | set(REPORTER_CARDS):
-                for loc, at in ((s.loc[q, card], s.where[q, card]), (new.loc[q, card], new.where[q, card])):
-                    if loc == CONTRACT or loc == ON_SWISS:
-                        self.observer.card_place(new, q, card, loc, at)
-                self.observer.seat(new, q, card)
-            self._rebuild_mask(new, q)
+            for card in range(10):
+                if (new_loc[card], new_where[card]) == (loc[card], where[card]):
+                    continue
+                for place_loc, at in ((loc[card], where[card]), (new_loc[card], new_where[card])):
+                    if place_loc == CONTRACT or place_loc == ON_SWISS:
+                        self.observer.card_place(new, q, card, place_loc, at)
+                self.observer.hand(new, q, card)
+            if s.phase == CORRUPTION:
+                self._rebuild_mask(new, q)
         new.deck = [new.deck[i] for i in rng.permutation(len(new.deck))]
         return new
 
     @staticmethod
-    def _play_key(s: CorruptionState, q: int, card: int) -> int:
-        if s.loc[q, card] == USED:
+    def _play_key(loc: int, seq: int) -> int:
+        """When a Reporter was played: before this round (gone), at `seq`, or not yet (in hand)."""
+        if loc == USED:
             return -1
-        return int(s.seq[q, card]) if s.seq[q, card] >= 0 else 1 << 20
+        return seq if seq >= 0 else 1 << 20
 
     def action_name(self, action: int, state: CorruptionState | None = None) -> str:
         if state is None or state.phase == OVER:
