@@ -22,8 +22,6 @@ from .tables import (
 )
 
 C = NUM_CONTRACTS
-PLAYABLE_IN_INVESTIGATION = (CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, RED_ALERT, REVENUE_QUEBEC,
-                             SPIC_N_SPAN, SNITCH)
 
 
 class ConstructionRules(Rules):
@@ -216,7 +214,9 @@ class ConstructionRules(Rules):
         m = s.mayor
         free_arch = s.fest_left and any(s.owner[c] >= 0 and not s.festival[c] for c in range(C))
         city = s.city_left and any(o >= 0 for o in s.owner)
-        if not (city or free_arch or s.hand[m][BIG_PAPA]):
+        # a mayor holding cards is asked once more even with nothing to place: whether it holds a
+        # Big Papa stays private
+        if not (city or free_arch or sum(s.hand[m])):
             self._extraction(s)
 
     def _start_investigation(self, s: State) -> None:
@@ -227,24 +227,19 @@ class ConstructionRules(Rules):
         self._log(s, -1, f"--- {YEARS[s.turn]}: Investigation ---")
         self._next_card_player(s, s.first)
 
-    def _can_play_cards(self, s: State, p: int) -> bool:
-        """Whether p has a card it may play now (or, with investigation_gifts, a gift left)."""
-        hand = s.hand[p]
-        if s.gifts_left[p]:
-            return True
-        if hand[DEEP_MERDE] or hand[LA_GREVE] or hand[RED_ALERT] or hand[REVENUE_QUEBEC] or hand[SNITCH]:
-            return True
-        if hand[SPIC_N_SPAN] and any(s.owner[c] >= 0 and s.corruption[c] for c in range(C)):
-            return True
-        return bool(hand[CUT_AND_PASTE] and not s.cut_used
-                    and any(q != p and sum(s.hand[q]) for q in range(s.n)))
+    @staticmethod
+    def _asked_for_cards(s: State, p: int) -> bool:
+        """Whether p gets a turn in the card round: it holds a card (or, with investigation_gifts, has
+        a gift left). Decided on public facts only; a player whose cards cannot be played now is asked
+        anyway (its only move is pass), so the order of play never gives a hand away."""
+        return bool(s.gifts_left[p] or sum(s.hand[p]))
 
     def _next_card_player(self, s: State, start: int) -> None:
         """Cards are played in seat order until every player has passed in a row (rulings)."""
         n = s.n
         p = start
         while s.passes < n:
-            if self._can_play_cards(s, p):
+            if self._asked_for_cards(s, p):
                 s.actor = p
                 return
             s.passes += 1

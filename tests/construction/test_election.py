@@ -5,7 +5,7 @@ import pytest
 from corruption_envs.construction import codec
 from corruption_envs.construction.observer import SEAT_FEATURES
 from corruption_envs.construction.state import CARDS, MAYOR, PLACE, VOTE
-from corruption_envs.construction.tables import BIG_PAPA, CITY_WORKERS, festivals
+from corruption_envs.construction.tables import BIG_PAPA, CITY_WORKERS, SNITCH, festivals
 
 from .helpers import act, finish_turn, fresh, give_cards, legal, offset, pass_placing, vote
 
@@ -163,3 +163,18 @@ def test_big_papa_never_puts_more_than_the_3_arches_and_5_city_workers_of_the_bo
     assert (s.city_left, s.fest_left) == (5, 3)
     act(rules, s, codec.BIG_PAPA)  # the box is empty: nothing more
     assert (s.city_left, s.fest_left) == (5, 3)
+
+
+def test_a_mayor_holding_cards_is_asked_once_more_so_big_papa_stays_private():
+    stops = []
+    for card in (BIG_PAPA, SNITCH):
+        rules, s = fresh(4, 14)
+        pass_placing(rules, s)
+        give_cards(s, 2, card)
+        vote(rules, s, {p: 2 for p in range(4)})
+        on = min(c for c in range(18) if s.owner[c] >= 0)
+        act(rules, s, codec.CITY + on)
+        act(rules, s, codec.FESTIVAL + on)
+        stops.append((s.phase, s.actor))  # nothing left to place, yet the mayor is asked again
+        assert (codec.BIG_PAPA in legal(rules, s)) == (card == BIG_PAPA)
+    assert stops[0] == stops[1] == (MAYOR, 2)

@@ -68,7 +68,7 @@ def test_a_played_card_restarts_the_round_of_passes():
     assert order == [f, (f + 1) % 3, last, f, (f + 1) % 3]
 
 
-def test_players_without_playable_cards_are_not_asked():
+def test_players_without_cards_are_not_asked():
     rules, s = in_investigation(4, 3, [(2, SNITCH)])
     assert s.actor == 2 and s.phase == CARDS
     act(rules, s, codec.PASS)
@@ -207,7 +207,8 @@ def test_cut_and_paste_can_be_played_only_once_each_turn():
 
 def test_cut_and_paste_needs_a_target_with_cards():
     rules, s = in_investigation(3, 13, [(0, CUT_AND_PASTE)])
-    assert s.phase != CARDS  # nobody else holds a card: nothing to play
+    assert s.phase == CARDS and s.actor == 0
+    assert legal(rules, s) == {codec.PASS}  # nobody else holds a card: nothing to take
 
 
 def test_dice_faces_white_1_black_2_red_3_logos_of_6():
@@ -349,7 +350,21 @@ def test_faq_no_preemptive_rolling_cards_come_before_the_dice():
 
 def test_big_papa_is_not_an_investigation_card():
     rules, s = in_investigation(4, 22, [(0, BIG_PAPA)])
-    assert s.phase != CARDS
+    assert s.phase == CARDS and s.actor == 0
+    assert legal(rules, s) == {codec.PASS}
+
+
+def test_the_card_round_order_never_gives_a_hand_away():
+    """Whoever holds a card is asked, playable or not: the table sees only who holds cards."""
+    orders = []
+    for card in (BIG_PAPA, SNITCH):
+        rules, s = in_investigation(4, 27, [(1, card), (3, LA_GREVE)])
+        seen = []
+        while s.phase == CARDS:
+            seen.append(s.actor)
+            act(rules, s, codec.PASS)
+        orders.append(seen)
+    assert orders[0] == orders[1] and sorted(orders[0]) == [1, 3]
 
 
 def test_faq_multiple_deep_merde_cards_add_corruption_each_time():
