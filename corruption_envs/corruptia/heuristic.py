@@ -122,6 +122,7 @@ class HeuristicAgent:
             return self.codec.keep_hand
         if phase in (SWAP_TAKE, DISCARD):
             values = [round(v * 200) for v in obs[self.layout["department_values"]]]
+
             # take the strongest card / give up the weakest one
             def worth(c: int) -> float:
                 return values[DEPT[c]] * 4 + counts[DEPT[c]] + self.rng.random()
@@ -130,7 +131,7 @@ class HeuristicAgent:
         return int(legal[self.rng.integers(legal.size)])
 
     def _choose_bill(self, legal: np.ndarray, counts: list[int]) -> int:
-        # the department I hold most of (after this card leaves my hand); cheap budgets break ties
+        # the department I hold most of (after this card leaves my hand); ties broken at random
         def score(c: int) -> float:
             return counts[DEPT[c]] - 1 + self.rng.random() * 0.5
         return int(max(legal.tolist(), key=score))
