@@ -184,6 +184,25 @@ class Observer:
         obs[:, o["contract_outcome"] + done * 3 + s.outcome[done] - 1] = 1
         obs[:, o["contract_new"]: o["contract_new"] + C] = (s.dealt_round == s.round) & (cloc == TABLE)
 
+    def reveal(self, s: CorruptionState) -> None:
+        """Phase III's reveal: every seat's view of the table becomes the whole table."""
+        o, n = self.off, self.n
+        obs = s.obs
+        where = s.where.astype(np.int64)
+        cards = np.zeros((C, n, NUM_KINDS), np.float32)
+        qs, cs = np.nonzero(s.loc == CONTRACT)
+        np.add.at(cards, (where[qs, cs], qs, CARD_KIND[cs]), CARD_WEIGHT[cs])
+        swiss = np.zeros((NUM_BODIES, n, NUM_BRIBES), np.float32)
+        qs, cs = np.nonzero(s.loc == SWISS)
+        swiss[where[qs, cs], qs, cs] = 1
+        for p in range(n):
+            obs[p, self.layout["cards"]].reshape(C, P, NUM_KINDS)[:, :n] = cards[:, self.rot[p]]
+            obs[p, self.layout["swiss"]].reshape(NUM_BODIES, P, NUM_BRIBES)[:, :n] = swiss[:, self.rot[p]]
+        obs[:, self.layout["facedown"]] = 0
+        obs[:, self.layout["swiss_facedown"]] = 0
+        gone = (s.public[:, 6:] & (s.loc[:, 6:] != HAND)) @ GONE_MATRIX
+        obs[:, o["chars_gone"]: o["chars_gone"] + 3 * n] = gone[self.rot].reshape(n, 3 * n)
+
     def card_place(self, s: CorruptionState, q: int, card: int, loc: int, place: int) -> None:
         """Refresh what every seat sees of seat q's cards of `card`'s kind at (loc, place)."""
         q, card, loc, place = int(q), int(card), int(loc), int(place)

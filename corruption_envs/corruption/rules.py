@@ -265,13 +265,9 @@ class CorruptionRules(Rules):
                 place = (f"{BODIES[s.where[p, card]]}'s Swiss account" if s.loc[p, card] == ON_SWISS
                          else CONTRACT_NAMES[s.where[p, card]])
                 say(s, -1, f"revealed: player_{p}'s {KIND_NAMES[CARD_KIND[card]]} on {place}")
-        hidden = played & ~s.public
         s.public |= played
         s.hidden = [[0] * (NUM_CONTRACTS + NUM_BODIES) for _ in range(self.num_players)]
-        for q, card in zip(*np.nonzero(hidden)):
-            self.observer.card_place(s, q, card, s.loc[q, card], s.where[q, card])
-            if card >= NUM_BRIBES:
-                self.observer.seat(s, q, card)
+        self.observer.reveal(s)
         # (last round's outcomes are cleared; phase and decision follow in apply's observer.turn)
         for c in np.flatnonzero(s.outcome * (s.cloc == TABLE)):
             s.outcome[c] = 0
@@ -310,7 +306,7 @@ class CorruptionRules(Rules):
                 self._discard(s, q, card)  # no target: removed without effect
                 if s.events is not None:
                     say(s, -1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[c]} "
-                                         "has no target and is removed")
+                               "has no target and is removed")
                 s.qpos += 1
             self._cancel_by_district_attorneys(s)
             s.phase = REPORTER_STEP
@@ -328,7 +324,7 @@ class CorruptionRules(Rules):
                     self._discard(s, q, card)
                     if s.events is not None:
                         say(s, -1, f"player_{q}'s Reporter on {CONTRACT_NAMES[c]} "
-                                             "finds no bribe")
+                                   "finds no bribe")
                 s.qpos += 1
             self._award(s)
             self._end_round(s)
@@ -342,7 +338,7 @@ class CorruptionRules(Rules):
         self.observer.card_place(s, q, card, ASSIGNED, c)
         if s.events is not None:
             say(s, -1, f"player_{q} assigns Swiss {KIND_NAMES[CARD_KIND[card]]} to "
-                                 f"{CONTRACT_NAMES[c]} (half value)")
+                       f"{CONTRACT_NAMES[c]} (half value)")
         s.qpos += 1
         self._advance(s)
 
@@ -378,7 +374,7 @@ class CorruptionRules(Rules):
         self._discard(s, p, card)
         if s.events is not None:
             say(s, -1, f"player_{p}'s Hit Man kills player_{q}'s "
-                                 f"{KIND_NAMES[CARD_KIND[victim]]} on {CONTRACT_NAMES[c]}")
+                       f"{KIND_NAMES[CARD_KIND[victim]]} on {CONTRACT_NAMES[c]}")
         s.qpos += 1
         self._advance(s)
 
@@ -391,7 +387,9 @@ class CorruptionRules(Rules):
 
     def _cancel_by_district_attorneys(self, s: CorruptionState) -> None:
         """Step 3: a contract with a surviving DA is cancelled and deferred; its bribes go back."""
-        das = (s.loc[:, DA_CARD] == CONTRACT)
+        das = s.loc[:, DA_CARD] == CONTRACT
+        if not das.any():
+            return
         for c in sorted({int(x) for x in s.where[das, DA_CARD]}):
             here = ((s.loc == CONTRACT) | (s.loc == ASSIGNED)) & (s.where == c)
             before = s.loc.copy()
@@ -405,7 +403,7 @@ class CorruptionRules(Rules):
             self.observer.outcome(s, c)
             if s.events is not None:
                 say(s, -1, f"a District Attorney cancels {CONTRACT_NAMES[c]}: deferred, "
-                                     "bribes returned")
+                           "bribes returned")
 
     def _vertical_bribes(self, s: CorruptionState, c: int) -> list[tuple[int, int]]:
         """(owner, bribe) of every vertical bribe on contract c (Swiss bribes stay horizontal)."""
@@ -427,7 +425,7 @@ class CorruptionRules(Rules):
             self.observer.seat(s, q, bribe)
             if s.events is not None:
                 say(s, -1, f"player_{p}'s Reporter removes player_{q}'s "
-                                     f"{KIND_NAMES[bribe]} from {CONTRACT_NAMES[c]}")
+                           f"{KIND_NAMES[bribe]} from {CONTRACT_NAMES[c]}")
         self._discard(s, p, card)
         s.qpos += 1
         self._advance(s)
@@ -443,26 +441,25 @@ class CorruptionRules(Rules):
     def _award(self, s: CorruptionState) -> None:
         """Step 5: the highest total wins; a tie (no bribes at all included) defers the contract."""
         totals = self.bribe_totals(s)
-        for c in np.flatnonzero(s.cloc == TABLE):
-            if s.outcome[c] == CANCELLED:
-                continue
-            best = totals[:, c].max()
-            winners = np.flatnonzero(totals[:, c] == best)
-            if best > 0 and len(winners) == 1:
-                w = int(winners[0])
+        best = totals.max(axis=0)
+        sole = (totals == best).sum(axis=0) == 1
+        open_ = (s.cloc == TABLE) & (s.outcome != CANCELLED)
+        winner = totals.argmax(axis=0)
+        for c in np.flatnonzero(open_).tolist():
+            if best[c] > 0 and sole[c]:
+                w = int(winner[c])
                 s.cloc[c] = WON
                 s.cowner[c] = w
                 s.won_value[w] += CONTRACT_VALUE[c]
                 s.won_count[w] += 1
                 s.outcome[c] = AWARDED
                 if s.events is not None:
-                    say(s, -1, f"player_{w} wins {CONTRACT_NAMES[c]} "
-                                         f"(${CONTRACT_VALUE[c]}k) with ${best / 2:g}k")
+                    say(s, -1, f"player_{w} wins {CONTRACT_NAMES[c]} (${CONTRACT_VALUE[c]}k) "
+                               f"with ${best[c] / 2:g}k")
             else:
                 s.outcome[c] = NO_AWARD
                 if s.events is not None:
-                    say(s, -1, f"{CONTRACT_NAMES[c]}: no award (tie at ${best / 2:g}k), "
-                                         "deferred")
+                    say(s, -1, f"{CONTRACT_NAMES[c]}: no award (tie at ${best[c] / 2:g}k), deferred")
 
     def _end_round(self, s: CorruptionState) -> None:
         """Bribes come back to their owners; characters never do."""
