@@ -161,10 +161,9 @@ class CorruptionRules(Rules):
         return -1 if s.phase == OVER else s.to_act
 
     def legal_mask(self, s: CorruptionState) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        p = s.to_act
         if s.phase == CORRUPTION:
-            return s.pmask[p].copy()
+            return s.pmask[s.to_act].copy()
+        mask = np.zeros(NUM_ACTIONS, np.int8)
         if s.phase == SWISS_STEP:
             q, card = s.queue[s.qpos]
             mask[ASSIGN:KILL] = (s.cloc == TABLE) & (s.cbody == s.where[q, card])
