@@ -66,6 +66,16 @@ def default_players(game: str) -> int:
     return env_class(game).rules_class.default_players
 
 
+def player_counts(game: str, asked: Sequence[str] | None) -> list[int]:
+    """`asked` as ints ('all' = the game's whole range); the game's default when nothing is asked."""
+    rules = env_class(game).rules_class
+    if not asked:
+        return [rules.default_players]
+    if list(asked) == ["all"]:
+        return list(range(rules.min_players, rules.max_players + 1))
+    return [int(n) for n in asked]
+
+
 def build_agent(spec: str, env: Any, seed: int | None = None) -> Any:
     """A bot from a spec: 'random', 'heuristic', a policy path, or 'module:attr' (a bot factory)."""
     if ":" in spec and not Path(spec).exists():
@@ -536,8 +546,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.tournament", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", required=True, help="registered game, or module:EnvClass")
-    p.add_argument("--players", type=int, nargs="+", default=None,
-                   help="player counts (default: the game's default)")
+    p.add_argument("--players", nargs="+", default=None,
+                   help="player counts, or 'all' for the game's whole range (default: the game's default)")
     p.add_argument("--agents", nargs="+", required=True, help="random | heuristic | policy path | module:attr")
     p.add_argument("--games", type=int, default=200, help="games per player count (rounded up to whole deals)")
     p.add_argument("--seed", type=int, default=0)
@@ -545,7 +555,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=None, help="folder for summary.json, summary.md, chart.png")
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
-    players = args.players or [default_players(args.game)]
+    players = player_counts(args.game, args.players)
     result = run_tournament(args.game, players, args.agents, args.games, args.seed, args.workers,
                             progress=not args.no_progress)
     print(render_text(result))

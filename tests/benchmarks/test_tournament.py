@@ -131,3 +131,11 @@ def test_command_line_prints_the_table_and_writes_the_files(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "3 players:" in out and "4 players:" in out and "win rate" in out
     assert {p.name for p in tmp_path.iterdir()} == {"summary.json", "summary.md", "chart.png"}
+
+
+def test_players_all_means_the_games_whole_range():
+    from benchmarks.tournament import player_counts
+
+    assert player_counts(TOY, ["all"]) == [2, 3, 4]
+    assert player_counts(TOY, None) == [3]
+    assert player_counts(TOY, ["4", "2"]) == [4, 2]
