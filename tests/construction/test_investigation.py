@@ -125,8 +125,7 @@ def test_revenue_quebec_counts_two_players_money_and_adds_corruption_to_their_co
     rules, s = in_investigation(4, 8, [(0, REVENUE_QUEBEC)])
     while s.actor != 0:
         act(rules, s, codec.PASS)
-    s.cash[1] += 7  # a secret gift the table did not see
-    s.cash[2] -= 0
+    s.cash[1] += 7  # money the table does not know about
     before = [corruption_of(s, p) for p in range(4)]
     layout = rules.observation_layout
     cash_col = SEAT_FEATURES.index("cash_known")
