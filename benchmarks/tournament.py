@@ -239,12 +239,22 @@ def play_jobs(
             bar.update(1)
     else:
         chunk = max(1, min(32, len(jobs) // (workers * 8)))
-        with mp.get_context().Pool(workers, _init_worker, (game, list(specs))) as pool:
+        with _pool_context().Pool(workers, _init_worker, (game, list(specs))) as pool:
             for rec in pool.imap(_run_job, jobs, chunksize=chunk):
                 records.append(rec)
                 bar.update(1)
     bar.close()
     return records
+
+
+def _pool_context() -> Any:
+    """Workers come from a fork server: a clean single-threaded process, not a fork of a parent that
+    may hold torch or BLAS threads (fork after threads can hang a child); it starts once per run."""
+    if "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["numpy", "corruption_envs"])
+    return ctx
 
 
 class _NoBar:
