@@ -159,6 +159,7 @@ class Observer:
         o, n, rot, seats = self.off, self.n, self.rot, self.seats
         if s.obs is None:
             s.obs = np.empty((n, self.layout.size), np.float32)
+            s.flat = memoryview(s.obs.reshape(-1))
         obs = s.obs
         obs[:] = self.template
         obs[:, o["my_hand"]: o["my_hand"] + 10] = s.loc == HAND
@@ -207,7 +208,7 @@ class Observer:
         """Refresh what every seat sees of seat q's cards of `card`'s kind at (loc, place)."""
         q, card, loc, place = int(q), int(card), int(loc), int(place)
         o = self.off
-        flat = s.obs.reshape(-1)
+        flat = s.flat
         if loc == CONTRACT:
             known_all = known_own = 0.0
             for k in KIND_CARDS[KIND_T[card]]:
@@ -256,7 +257,7 @@ class Observer:
         """Refresh seat q's counters and hand after q's `card` moved."""
         q, card = int(q), int(card)
         o = self.off
-        flat = s.obs.reshape(-1)
+        flat = s.flat
         flat[q * self.layout.size + o["my_hand"] + card] = s.loc[q, card] == HAND
         placed = s.placed[q] / CARDS_PER_ROUND
         on_contracts = s.on_contracts[q] / CARDS_PER_ROUND
@@ -282,7 +283,7 @@ class Observer:
             obs[:, o["phase"]: o["phase"] + 4] = 0
             if s.phase != OVER:
                 obs[:, o["phase"] + s.phase] = 1
-        flat = obs.reshape(-1)
+        flat = s.flat
         base = o["to_act"]
         if old_to_act >= 0:
             for i in self.idx[1][old_to_act]:

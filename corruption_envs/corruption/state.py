@@ -40,6 +40,7 @@ class CorruptionState:
         "dealt_round",
         "deck",
         "events",
+        "flat",
         "hidden",
         "leader",
         "loc",
@@ -49,7 +50,6 @@ class CorruptionState:
         "outcome",
         "phase",
         "placed",
-        "play_count",
         "pmask",
         "public",
         "qpos",
@@ -79,7 +79,6 @@ class CorruptionState:
         self.public = np.zeros((n, 10), bool)  # identity seen by everyone
         self.placed = np.zeros(n, np.int8)  # cards placed this round
         self.on_contracts = np.zeros(n, np.int8)  # of which on contracts (the face-up count)
-        self.play_count = 0
         self.deck: list[int] = []  # undealt contracts, top = end
         self.cloc = np.zeros(24, np.int8)
         self.cbody = np.full(24, -1, np.int8)
@@ -94,6 +93,7 @@ class CorruptionState:
         # kept up to date by the rules (the hot path): each seat's observation, and each seat's
         # Phase II mask (which kinds it still holds x the contracts on the table)
         self.obs: np.ndarray | None = None
+        self.flat: memoryview | None = None  # obs as one flat float32 buffer: fast scalar writes
         self.pmask: np.ndarray | None = None
         # face-down cards per seat on each contract (0..23) and Swiss account (24..26)
         self.hidden: list[list[int]] = [[0] * 27 for _ in range(n)]
@@ -104,12 +104,13 @@ class CorruptionState:
         rng.bit_generator.state = self.rng.bit_generator.state
         new.rng = rng
         new.events = None if self.events is None else list(self.events)
-        for name in ("n", "round", "phase", "to_act", "leader", "turn", "play_count", "qpos"):
+        for name in ("n", "round", "phase", "to_act", "leader", "turn", "qpos"):
             setattr(new, name, getattr(self, name))
         for name in ("loc", "where", "seq", "public", "placed", "on_contracts", "cloc", "cbody",
                      "cowner", "outcome", "dealt_round", "won_value", "won_count"):
             setattr(new, name, getattr(self, name).copy())
         new.obs = None if self.obs is None else self.obs.copy()
+        new.flat = None if new.obs is None else memoryview(new.obs.reshape(-1))
         new.pmask = None if self.pmask is None else self.pmask.copy()
         new.hidden = [row[:] for row in self.hidden]
         new.deck = self.deck[:]
