@@ -78,32 +78,36 @@ def check_invariants(rules: CorruptionRules, s: CorruptionState) -> None:
         on_table = on_contracts = faceup = 0
         for card in range(10):
             place, at = loc[card], where[card]
-            assert HAND <= place <= USED, f"player_{q}'s card {card} has no valid place"
-            assert (at >= 0) == (CONTRACT <= place <= ASSIGNED), \
-                f"player_{q}'s card {card}: place index disagrees with its place"
-            if BRIBE_T[card]:
-                assert place != USED, "a bribe left the game (bribes always come back)"
-                assert not (between_rounds and place != HAND), "a bribe did not come back"
-            else:
-                assert place not in (SWISS, ASSIGNED), "a character is on a Swiss account"
-            if place == CONTRACT or place == ASSIGNED:
-                assert cloc[at] == TABLE, f"player_{q}'s card {card} is on a contract off the table"
-                assert not between_rounds, "a card stayed on the table between rounds"
+            if place == HAND or place == USED:  # (most cards: the cheap checks only)
+                assert at < 0, f"player_{q}'s card {card} is off the table but has a place index"
+                assert place == HAND or not BRIBE_T[card], "a bribe left the game (they always come back)"
+                continue
+            assert CONTRACT <= place <= ASSIGNED, f"player_{q}'s card {card} has no valid place"
+            assert at >= 0, f"player_{q}'s card {card} is on the table without a place index"
+            assert not between_rounds, f"player_{q}'s card {card} stayed on the table between rounds"
             if place == SWISS:
+                assert BRIBE_T[card], "a character is on a Swiss account"
                 assert at < NUM_BODIES, "a Swiss card is on no body"
                 assert phase in (CORRUPTION, SWISS_STEP), "a Swiss bribe is unassigned after step 1"
-            if place == ASSIGNED:
-                assert phase not in (CORRUPTION, OVER), "a Swiss bribe is assigned outside Phase III"
-            if place == CONTRACT or place == SWISS:
                 on_table += 1
-                if not public[card]:
-                    assert phase == CORRUPTION, "a card stayed hidden in Phase III"
-                    hidden[at + (NUM_CONTRACTS if place == SWISS else 0)] += 1
-                elif place == SWISS:
+                if public[card]:
                     assert phase != CORRUPTION, "a Swiss card is face-up in Phase II"
-            if place == CONTRACT:
-                on_contracts += 1
-                faceup += public[card]
+                else:
+                    assert phase == CORRUPTION, "a card stayed hidden in Phase III"
+                    hidden[NUM_CONTRACTS + at] += 1
+            else:
+                assert cloc[at] == TABLE, f"player_{q}'s card {card} is on a contract off the table"
+                if place == ASSIGNED:
+                    assert BRIBE_T[card], "a character is on a Swiss account"
+                    assert phase not in (CORRUPTION, OVER), "a Swiss bribe is assigned outside Phase III"
+                else:
+                    on_table += 1
+                    on_contracts += 1
+                    if public[card]:
+                        faceup += 1
+                    else:
+                        assert phase == CORRUPTION, "a card stayed hidden in Phase III"
+                        hidden[at] += 1
         # Reporters are played lowest id first, so id 7 is never in hand while id 8 is out
         assert not (loc[7] == HAND and loc[8] != HAND), "Reporter 8 played before Reporter 7"
         if phase == CORRUPTION:
