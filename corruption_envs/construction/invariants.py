@@ -19,8 +19,10 @@ def check_invariants(rules: "ConstructionRules", s: State) -> None:
     on_board = [c for c in range(NUM_CONTRACTS) if s.owner[c] >= 0]
     assert sorted(s.stack + on_board) == list(range(NUM_CONTRACTS)), "contracts not all in one place"
     assert 0 <= s.stack_hidden <= len(s.stack), "unseen part of the stack out of range"
-    for p in range(n):
-        assert s.contracts_of(p) <= MAX_CONTRACTS, f"player_{p} holds more than {MAX_CONTRACTS} contracts"
+    own = [0] * n
+    for c in on_board:
+        own[s.owner[c]] += 1
+    assert max(own) <= MAX_CONTRACTS, f"a player holds more than {MAX_CONTRACTS} contracts: {own}"
     # Corruption tokens only on contracts in play, never negative
     assert min(s.corruption) >= 0, f"negative corruption {s.corruption}"
     for c in s.stack:
@@ -28,14 +30,15 @@ def check_invariants(rules: "ConstructionRules", s: State) -> None:
             and not s.festival[c], f"contract {c} in the stack carries tokens or workers"
     # 45 investigation cards, each in exactly one place
     held = [sum(col) for col in zip(*s.hand)]
+    for t in s.deck:
+        held[t] += 1
     for t in range(8):
-        total = held[t] + s.deck.count(t) + s.discard[t]
+        total = held[t] + s.discard[t]
         assert total == CARD_COUNTS[t], f"card type {t}: {total} copies instead of {CARD_COUNTS[t]}"
     assert min(min(h) for h in s.hand) >= 0, "negative hand count"
-    for o in range(n):
-        for q in range(n):
-            known = s.known[o][q]
-            if any(known):
+    for o, row in enumerate(s.known):
+        if any(map(any, row)):
+            for q, known in enumerate(row):
                 assert min(known) >= 0 and all(k <= h for k, h in zip(known, s.hand[q])), \
                     f"player_{o} 'knows' more cards in player_{q}'s hand than there are"
     # money: never negative, and exactly income minus payments (gifts only move it)
@@ -44,12 +47,12 @@ def check_invariants(rules: "ConstructionRules", s: State) -> None:
     assert sum(s.cash) == flow, f"money not conserved: cash {sum(s.cash)} vs ledger {flow}"
     # workers conserved: each player's workers of the year are on contracts or still to place
     if s.phase != OVER:
+        for c in on_board:
+            assert s.workers[c][s.owner[c]] >= 1, f"contract {c} lost its owner's worker"
         on_contracts = [sum(col) for col in zip(*s.workers)]
         for p in range(n):
             placed = on_contracts[p]
-            own = s.contracts_of(p)
-            assert placed >= own, f"player_{p} left one of their own contracts without a worker"
-            assert placed + s.to_place[p] == max(PLAYER_WORKERS[s.turn], own), \
+            assert placed + s.to_place[p] == max(PLAYER_WORKERS[s.turn], own[p]), \
                 f"player_{p}'s workers not conserved: {placed} placed + {s.to_place[p]} left"
             assert s.to_place[p] >= 0
         assert sum(s.city) + s.city_left <= CITY_WORKER_PIECES, "more city workers than the box holds"
