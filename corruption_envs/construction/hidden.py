@@ -26,9 +26,12 @@ SWEEP = 12  # then single gifts redrawn, at most this many
 
 
 def resample_hidden(rules: "ConstructionRules", s: State, me: int, rng: np.random.Generator) -> State:
+    """A copy of `s` with all that seat `me` cannot see redrawn; future chance comes from `rng`."""
     t = s.copy()
     t.rng = rng
     n = s.n
+    if t.events is not None:  # other seats' private events describe the old hidden state
+        t.events = [(a, text) for a, text in t.events if a in (-1, me)]
     if t.stack_hidden:
         k = t.stack_hidden
         unseen = t.stack[:k]
