@@ -8,7 +8,8 @@ config, so it can sit in any seat like a trained policy.
 - Put spare workers where they complete something: your own heavy contracts first, then the leader's
   contracts (the leader loses the income). Never leave a worker idle: vacation pay costs $20k.
 - Never give money away. Vote for yourself (a Key to the City is worth $100k or more), unless you carry
-  the most Corruption, and a lot of it: then back an ally (who voted for you last time) to avoid an investigation.
+  the most Corruption, and a lot of it: then back an ally (who voted for you last time) to avoid an
+  investigation.
 - As mayor play Big Papa, shield your own light contracts with festivals, and send city workers to
   complete your heavy contracts or the leader's.
 - In an investigation hit the leader: Deep Merde, Snitch and Revenue Quebec on the leaders, Spic 'n
@@ -42,7 +43,7 @@ class HeuristicAgent:
         self.layout = env.observation_layout
         self.n = env.config["num_players"]
         self.threshold = COMPLETION_WORKERS[env.config["completion"]]
-        self.rng = np.random.default_rng(seed)
+        # the strategy is deterministic; `seed` is accepted so every bot is built the same way
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         lay = self.layout
