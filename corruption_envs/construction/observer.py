@@ -123,8 +123,9 @@ def observe(rules: "ConstructionRules", s: State, me: int) -> np.ndarray:
     paying = s.payments_left if s.phase == PAY else ()
     k = off["seats"]
     pack = _ROW.pack
-    to_place, passed, votes, keys, hand, merde, red = s.to_place, s.passed, s.votes, s.keys, s.hand, s.merde, s.red
-    logos_of, paid, gifts_left, last_votes, last_mayor = s.logos, s.paid_percent, s.gifts_left, s.last_votes, s.last_mayor
+    to_place, passed, votes, keys, hand = s.to_place, s.passed, s.votes, s.keys, s.hand
+    merde, red, logos_of, paid, gifts_left = s.merde, s.red, s.logos, s.paid_percent, s.gifts_left
+    last_votes, last_mayor = s.last_votes, s.last_mayor
     for q in order:
         cash, unseen_in, unseen_out = view_of(s, me, q)
         cor = corruption[q]
