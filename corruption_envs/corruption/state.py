@@ -116,3 +116,12 @@ class CorruptionState:
         new.deck = self.deck[:]
         new.queue = self.queue[:]
         return new
+
+    # pickling (e.g. to ship a game to another process): the memoryview is rebuilt, not pickled
+    def __getstate__(self) -> dict:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "flat"}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.flat = None if self.obs is None else memoryview(self.obs.reshape(-1))

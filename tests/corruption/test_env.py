@@ -184,3 +184,24 @@ def test_invariants_name_what_broke(corrupt, message):
     corrupt(s)
     with pytest.raises(AssertionError, match=message):
         check_invariants(rules, s)
+
+
+def test_a_game_state_in_progress_pickles_and_plays_on_identically():
+    import pickle
+
+    e = env(num_players=4)
+    e.reset(seed=6)
+    rng = np.random.default_rng(6)
+    for _ in range(40):
+        legal = np.flatnonzero(e.action_mask())
+        e.step(int(legal[rng.integers(legal.size)]))
+    rules, s = e.rules, e.game_state
+    twin = pickle.loads(pickle.dumps(s))
+    while not rules.is_over(s):
+        legal = np.flatnonzero(rules.legal_mask(s))
+        a = int(legal[rng.integers(legal.size)])
+        rules.apply(s, a)
+        rules.apply(twin, a)
+        for p in range(4):
+            assert np.array_equal(rules.observe(twin, p), rules.observe(s, p))
+    assert rules.scores(twin) == rules.scores(s)
