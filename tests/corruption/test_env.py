@@ -205,3 +205,14 @@ def test_a_game_state_in_progress_pickles_and_plays_on_identically():
         for p in range(4):
             assert np.array_equal(rules.observe(twin, p), rules.observe(s, p))
     assert rules.scores(twin) == rules.scores(s)
+
+
+def test_the_env_pickles_mid_game():
+    import pickle
+
+    e = env(num_players=3)
+    e.reset(seed=2)
+    for _ in range(10):
+        e.step(int(np.flatnonzero(e.action_mask())[0]))
+    twin = pickle.loads(pickle.dumps(e))
+    assert np.array_equal(twin.state(), e.state()) and twin.agent_selection == e.agent_selection
