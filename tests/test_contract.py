@@ -272,3 +272,22 @@ def test_events_are_recorded_only_when_asked(game):
         loud.step(int(rng.choice(np.flatnonzero(loud.action_mask()))))
     events = loud.game_state.events
     assert events and all(isinstance(t, str) and -1 <= a < loud.rules.num_players for a, t in events)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_env_in_play_pickles_and_plays_on_identically(game):
+    import pickle
+
+    env = corruption_envs.env(game)
+    env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    for _ in range(15):
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+    twin = pickle.loads(pickle.dumps(env))
+    for _ in range(40):
+        if all(env.terminations.values()):
+            break
+        action = int(rng.choice(np.flatnonzero(env.action_mask())))
+        env.step(action)
+        twin.step(action)
+        np.testing.assert_array_equal(env.state(), twin.state())

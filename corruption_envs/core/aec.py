@@ -8,6 +8,7 @@ big array per step.
 from __future__ import annotations
 
 import operator
+import sys
 from typing import Any
 
 import numpy as np
@@ -173,9 +174,14 @@ class GameEnv(AECEnv):
     # --- search support -----------------------------------------------------------------------------
     def clone(self) -> "GameEnv":
         """An independent copy of this env mid-game (same future chance)."""
+        game = self.rules.copy_state(self._game) if self._game is not None else None
+        return self._with_game(game)
+
+    def _with_game(self, game: GameState | None) -> "GameEnv":
+        """A copy of this env's bookkeeping around `game` (already an independent state)."""
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
-        new._game = self.rules.copy_state(self._game) if self._game is not None else None
+        new._game = game
         if self._seeder is not None:
             new._seeder = np.random.default_rng()
             new._seeder.bit_generator.state = self._seeder.bit_generator.state
@@ -188,10 +194,10 @@ class GameEnv(AECEnv):
     def resample_hidden(self, agent: str, seed: int | None = None) -> "GameEnv":
         """A copy in which all that `agent` cannot see, and all future chance, is redrawn from `seed`,
         consistently with what `agent` has seen."""
-        new = self.clone()
-        new._game = self.rules.resample_hidden(
+        game = self.rules.resample_hidden(
             self._game, self.agent_name_mapping[agent], np.random.default_rng(seed)
         )
+        new = self._with_game(game)
         new._mask = None
         return new
 
@@ -223,15 +229,21 @@ class GameEnv(AECEnv):
         pass
 
 
-def make_env_class(rules_class: type[Rules]) -> type[GameEnv]:
-    """The AEC env class of one game, with its versioned metadata name (e.g. corruption_v0)."""
+def make_env_class(rules_class: type[Rules], qualname: str = "raw_env") -> type[GameEnv]:
+    """The AEC env class of one game, with its versioned metadata name (e.g. corruption_v0).
+
+    Assign it to a module-level name `qualname` of the calling module: the class is registered there
+    (as namedtuple does) so that pickle and multiprocessing can find it again.
+    """
     name = f"{rules_class.name}_v{rules_class.version}"
     return type(
-        f"{rules_class.name.capitalize()}Env",
+        qualname,
         (GameEnv,),
         {
             "rules_class": rules_class,
             "metadata": {**GameEnv.metadata, "name": name},
             "__doc__": f"PettingZoo AEC env of {rules_class.name} ({name}).",
+            "__module__": sys._getframe(1).f_globals.get("__name__", "__main__"),
+            "__qualname__": qualname,
         },
     )

@@ -39,6 +39,18 @@ class CorruptiaState:
         "absent_queue", "given", "played",
     )
 
+    def __getstate__(self) -> dict:
+        # `board` is a view into `blank`; pickle would store it as a separate array, so it is rebuilt
+        state = {k: getattr(self, k) for k in self.__slots__ if k != "board"}
+        state["board_shape"] = self.board.shape
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        shape = state.pop("board_shape")
+        for k, v in state.items():
+            setattr(self, k, v)
+        self.board = self.blank[-int(np.prod(shape)):].reshape(shape)
+
     def copy(self) -> "CorruptiaState":
         new = object.__new__(CorruptiaState)
         rng = np.random.default_rng()

@@ -7,8 +7,6 @@ from ..core import GameEnv, make_env_class
 from .rules import CorruptionRules
 
 raw_env = make_env_class(CorruptionRules)
-# make_env_class builds the class at run time; naming where it lives lets pickle find it again
-raw_env.__module__, raw_env.__qualname__ = __name__, "raw_env"
 
 
 def env(**config: Any) -> GameEnv:

@@ -88,4 +88,4 @@ class ToyRules(Rules):
         return f"cards {cards} chips {s.chips}"
 
 
-ToyEnv = make_env_class(ToyRules)
+ToyEnv = make_env_class(ToyRules, "ToyEnv")

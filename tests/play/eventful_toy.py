@@ -28,4 +28,4 @@ class EventfulToyRules(ToyRules):
         return new
 
 
-EventfulToyEnv = make_env_class(EventfulToyRules)
+EventfulToyEnv = make_env_class(EventfulToyRules, "EventfulToyEnv")
