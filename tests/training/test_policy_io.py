@@ -160,3 +160,18 @@ def test_file_without_meta_fails(tmp_path):
         pass
     with pytest.raises(PolicyFileError, match="no 'meta' record"):
         read_policy_file(path)
+
+
+def test_sparse_observation_shortcut_gives_the_dense_logits():
+    from corruption_envs.policy import NumpyPolicy
+
+    rng = np.random.default_rng(0)
+    w0, b0 = rng.normal(size=(400, 16)).astype(np.float32), rng.normal(size=16).astype(np.float32)
+    head = (rng.normal(size=(16, 5)).astype(np.float32), np.zeros(5, np.float32))
+    policy = NumpyPolicy([(w0, b0)], head)
+    for nnz in (0, 3, 40, 399):  # below and above the shortcut's threshold
+        x = np.zeros(400, np.float32)
+        x[rng.choice(400, nnz, replace=False)] = rng.random(nnz).astype(np.float32)
+        dense = np.tanh(x @ w0 + b0) @ head[0]
+        assert np.allclose(policy.logits(x), dense, atol=1e-5)
+        assert np.allclose(policy.logits(x[None])[0], dense, atol=1e-5)
