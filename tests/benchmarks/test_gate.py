@@ -119,3 +119,12 @@ def test_gate_plays_a_player_count_the_champion_was_trained_for(tmp_path):
     policy = read_policy_file(path)
     policy.meta.update(min_players=4, max_players=4)
     assert gate.gate_players(TOY, policy.save(tmp_path / "four.npz"), None) == 4
+
+
+def test_candidate_and_champion_meet_the_same_field_with_the_same_seeds(policies, tmp_path):
+    # a copy of the champion against a random field: every deal's difference is exactly 0, which holds
+    # only if the field bots drew the same moves in both runs
+    same = toy_policy(tmp_path / "same.npz", RAISE)
+    check = gate.check_candidate(TOY, same, policies, "random", deals=12, alpha=0.05, seed=3, workers=1,
+                                 players=4)
+    assert check.status == "PASS" and check.test.mean == 0 and check.test.low == check.test.high == 0
