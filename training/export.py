@@ -13,9 +13,11 @@ ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
 def export_actor(model: Any, activation: str, meta: dict[str, Any] | None = None) -> NumpyPolicy:
     """The actor of `model` (an sb3 MaskablePPO with an MLP policy over a flat Box observation)."""
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
     policy = model.policy
-    if not isinstance(policy.features_extractor, nn.Flatten) and type(policy.features_extractor).__name__ != "FlattenExtractor":
-        raise TypeError("only the default FlattenExtractor can be exported to numpy")
+    if not isinstance(policy.features_extractor, FlattenExtractor):
+        raise TypeError("only the default FlattenExtractor (a flat Box observation) exports to numpy")
     layers = []
     for module in policy.mlp_extractor.policy_net:
         if isinstance(module, nn.Linear):

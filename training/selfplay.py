@@ -75,7 +75,6 @@ def policy_meta(config: dict[str, Any], steps: int, commit: str) -> dict[str, An
 
 
 def build_model(config: dict[str, Any], venv: Any, out: Path, resume: bool) -> Any:
-    import torch
     from sb3_contrib import MaskablePPO
 
     from .export import ACTIVATION_MODULES
