@@ -21,12 +21,15 @@ import numpy as np
 
 from .codec import CRONY_WORKER, MAX_PLAYERS
 from .geometry import grid_for
-from .observer import TOKENS_SCALE
-from .rules import CH_CRONIES, CH_DEPT, CH_INTERVIEW, CH_OFFICIALS, CH_PROPOSED, CRONIES_SCALE, \
-    OFFICIALS_SCALE
+from .observer import (
+    CRONIES_SCALE, OFFICIALS_SCALE, S_COL, S_CRONIES, S_DEPT, S_INTERVIEW, S_OFFICIALS, S_PRESENT,
+    S_PROPOSED, S_ROW, TOKENS_SCALE, cell_at,
+)
 from .scoring import department_values
 from .state import BILL, CELL, DISCARD, NEGOTIATE, NO, SWAP_GIVE, SWAP_TAKE, VOTE, WORKER, YES
-from .tables import CARDS_PER_DEPT, CRONY_POINTS, DEPT, NUM_DEPTS, REVOLUTION, TOKEN_POINTS
+from .tables import (
+    CARDS_PER_DEPT, CRONY_POINTS, DEPT, NUM_DEPTS, REVOLUTION, TOKEN_POINTS, WORKERS_PER_BILL,
+)
 
 P = MAX_PLAYERS
 VOTE_WEIGHT = 0.5  # my vote decides the outcome only sometimes
@@ -38,23 +41,27 @@ class Table:
 
     def __init__(self, agent: "HeuristicAgent", obs: np.ndarray) -> None:
         lay = agent.layout
-        board = lay.view(obs, "board")
-        self.occupied = np.flatnonzero(board[:, CH_DEPT:CH_DEPT + NUM_DEPTS].sum(1) > 0)
-        size = board.shape[0]
+        slots = lay.view(obs, "bills")
+        size = len(agent.neighbours)
         self.dept = [-1] * size
         self.officials = [0] * size
         self.cronies = [0] * size
         self.interview = {}
-        for i in self.occupied.tolist():
-            row = board[i]
-            self.dept[i] = int(row[CH_DEPT:CH_DEPT + NUM_DEPTS].argmax())
-            self.officials[i] = int(round(row[CH_OFFICIALS] * OFFICIALS_SCALE))
-            self.cronies[i] = int(round(row[CH_CRONIES] * CRONIES_SCALE))
-            k = int(round(row[CH_INTERVIEW] * 3))
+        self.proposed = -1
+        occupied = []
+        for row in slots[slots[:, S_PRESENT] > 0]:
+            i = agent.cell_index[cell_at(row[S_ROW], row[S_COL])]
+            if row[S_PROPOSED]:
+                self.proposed = i
+                continue
+            occupied.append(i)
+            self.dept[i] = int(row[S_DEPT:S_DEPT + NUM_DEPTS].argmax())
+            self.officials[i] = int(round(row[S_OFFICIALS] * OFFICIALS_SCALE))
+            self.cronies[i] = int(round(row[S_CRONIES] * CRONIES_SCALE))
+            k = int(round(row[S_INTERVIEW] * WORKERS_PER_BILL))
             if k:
                 self.interview[i] = k
-        proposed = np.flatnonzero(board[:, CH_PROPOSED])
-        self.proposed = int(proposed[0]) if proposed.size else -1
+        self.occupied = sorted(occupied)
         self.neighbours = agent.neighbours
         prop = lay.view(obs, "proposal")
         self.bill_dept = int(prop[:NUM_DEPTS].argmax()) if prop[:NUM_DEPTS].any() else -1
@@ -66,7 +73,7 @@ class Table:
         card = [-1 if d < 0 else d * CARDS_PER_DEPT for d in self.dept]
         officials = self.officials[:]
         cronies = self.cronies[:]
-        placed = self.occupied.tolist()
+        placed = self.occupied[:]
         for cell, (d, workers, moved) in (extra or {}).items():
             card[cell] = d * CARDS_PER_DEPT
             officials[cell] = workers
@@ -83,7 +90,9 @@ class HeuristicAgent:
         self.layout = env.observation_layout
         self.codec = env.rules.codec  # the static action layout
         self.n = env.config["num_players"]
-        self.neighbours = grid_for(self.n).neighbours
+        grid = grid_for(self.n)
+        self.neighbours = grid.neighbours
+        self.cell_index = grid.index  # (row, col) -> cell, to read the bill slots back
         self.rng = np.random.default_rng(seed)
 
     # --- reading ---------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .observer import MAX_SLOTS
 from .scoring import department_values
 from .state import (CELL, IN_BOX, IN_DECK, IN_DISCARD, NEGOTIATE, ON_TABLE, OVER, PROPOSED, SWAP_TAKE,
                     VOTE, WORKER)
@@ -74,8 +75,7 @@ def check_invariants(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
         assert all(len(h) == FINAL_HAND for h in s.hands), "eight cards in each hand at the end"
     if s.phase == SWAP_TAKE:
         assert s.given in s.discard, "the card just given up lies in the discard zone"
-    start = rules.observer.board_slice.start
-    assert np.shares_memory(s.board, s.blank) and not s.blank[:start].any(), \
-        "the board is a view of the blank observation, which is zero elsewhere"
+    assert len(s.placed) + (s.phase in (WORKER, NEGOTIATE, VOTE)) <= MAX_SLOTS, \
+        "every bill on the table, and the proposed one, has a slot in the observation"
     assert s.values == department_values(cell_card, s.officials, s.cronies, s.placed, nb), \
         "cached department values match the table"

@@ -19,8 +19,16 @@ Pieces (P = 5 seats, "me" first then opponents in seat order after me; every val
     proposal (16)           bill department (5), income (3), budget counts / 3 (3), jobs still open / 3 (3),
                             Cronies proposed / 3, workers chosen / 3
     department_values (5)   current value of each department / 200 (capped)
-    board (C, 12)           per grid cell: department (5), income (3), officials / 18, Cronies / 15,
-                            officials in this bill's interview zone / 3, proposed bill here
+    bills (28, 21)          one slot per bill on the table, in the order they were placed (the triangle
+                            first), then the bill being proposed once it has a cell: present, proposed,
+                            row and column on the 5-player grid scaled to [0, 1], department (5),
+                            income (3), officials / 18, Cronies / 3, officials in its interview zone / 3,
+                            a bill on the table in each of the 6 directions (geometry.DIRECTIONS)
+
+Why 28 slots: a bill joins the table only by an approved proposal, one per turn, and a game has
+NUM_ROUNDS * n turns, so at most 3 + 5 * n - 1 bills lie on the table while one is proposed (the last
+turn's proposal) and 3 + 5 * n after it: 28 at 5 players. The size is the same for every player count,
+so one policy serves them all; the action layout (cells) still depends on the count.
 """
 from __future__ import annotations
 
@@ -30,8 +38,12 @@ import numpy as np
 
 from ..core import Layout
 from .codec import MAX_PLAYERS
-from .state import IN_DISCARD, NUM_PHASES, OVER, VOTE
-from .tables import DEPT, FINAL_HAND, INCOME, NEED, NUM_CARDS, NUM_DEPTS, NUM_ROUNDS
+from .geometry import DIRECTIONS, grid_for
+from .state import IN_DISCARD, NEGOTIATE, NUM_PHASES, OVER, VOTE, WORKER
+from .tables import (
+    DEPT, FINAL_HAND, INCOME, NEED, NUM_CARDS, NUM_DEPTS, NUM_OFFICIALS, NUM_ROUNDS, TRIANGLE_SIZE,
+    WORKERS_PER_BILL,
+)
 
 if TYPE_CHECKING:
     from .rules import CorruptiaRules
@@ -42,6 +54,29 @@ MAX_HAND = FINAL_HAND + NUM_ROUNDS  # 13: the largest hand, before the last prop
 TOKENS_SCALE = 30.0
 VALUE_SCALE = 200.0
 PLAYER_FEATURES = 6
+
+# The bill slots (see the module docstring).
+MAX_SLOTS = TRIANGLE_SIZE + NUM_ROUNDS * MAX_PLAYERS  # 28
+S_PRESENT, S_PROPOSED, S_ROW, S_COL, S_DEPT, S_INCOME, S_OFFICIALS, S_CRONIES, S_INTERVIEW, \
+    S_NEIGHBOURS = 0, 1, 2, 3, 4, 9, 12, 13, 14, 15
+SLOT_FEATURES = S_NEIGHBOURS + len(DIRECTIONS)  # 21
+OFFICIALS_SCALE = float(NUM_OFFICIALS)  # all 18 officials could gather on one bill
+CRONIES_SCALE = float(WORKERS_PER_BILL)  # Cronies join a bill only with its three workers
+# Coordinates are scaled by the largest grid (5 players), which holds every smaller one.
+_ROWS = [r for r, _ in grid_for(MAX_PLAYERS).coords]
+_COLS = [c for _, c in grid_for(MAX_PLAYERS).coords]
+ROW_MIN, ROW_SPAN = min(_ROWS), max(_ROWS) - min(_ROWS)
+COL_MIN, COL_SPAN = min(_COLS), max(_COLS) - min(_COLS)
+PROPOSING = (WORKER, NEGOTIATE, VOTE)  # phases in which the proposed bill lies on a cell
+
+
+def scaled_coords(row: int, col: int) -> tuple[float, float]:
+    return (row - ROW_MIN) / ROW_SPAN, (col - COL_MIN) / COL_SPAN
+
+
+def cell_at(row: float, col: float) -> tuple[int, int]:
+    """The (row, col) of a slot's scaled coordinates."""
+    return ROW_MIN + round(row * ROW_SPAN), COL_MIN + round(col * COL_SPAN)
 
 
 class Observer:
@@ -69,10 +104,12 @@ class Observer:
         lay.add("last_result", 5)
         lay.add("proposal", 16)
         lay.add("department_values", NUM_DEPTS)
-        self.board_channels = 12
-        lay.add("board", (rules.grid.size, self.board_channels))
+        lay.add("bills", (MAX_SLOTS, SLOT_FEATURES))
         self.s = {name: lay[name].start for name in lay}
-        self.board_slice = lay["board"]
+        self.coords = [scaled_coords(r, c) for r, c in rules.grid.coords]
+        # per cell, (direction feature offset, neighbour cell) for the neighbours on the grid
+        self.around = [[(S_NEIGHBOURS + d, j) for d, j in enumerate(nb) if j >= 0]
+                       for nb in rules.grid.neighbours]
         self.known_slice = lay["known_hands"]
         self.by_dept_range = range(self.s["my_hand_by_dept"], self.s["my_hand_by_dept"] + NUM_DEPTS)
         # per observer, the seats 1..n-1 places after them, as a column for one broadcast compare
@@ -138,7 +175,28 @@ class Observer:
                         s.pending_cronies / 3.0, s.workers / 3.0)
         at += self.values_range
         val += [min(v / VALUE_SCALE, 1.0) for v in s.values]
-        obs = s.blank.copy()  # zero but for the board, which is last in the layout
+        # the bills: those on the table, then the proposed one
+        cell_card, officials, cronies, coords, around = s.cell_card, s.officials, s.cronies, \
+            self.coords, self.around
+        proposing = live and phase in PROPOSING
+        pending = s.pending if proposing else {}
+        b = o["bills"]
+        for i in s.placed:
+            c = cell_card[i]
+            ones += (b + S_PRESENT, b + S_DEPT + DEPT[c], b + S_INCOME + INCOME[c] - 1)
+            ones += [b + f for f, j in around[i] if cell_card[j] >= 0]
+            row, col = coords[i]
+            at += (b + S_ROW, b + S_COL, b + S_OFFICIALS, b + S_CRONIES, b + S_INTERVIEW)
+            val += (row, col, officials[i] / OFFICIALS_SCALE, cronies[i] / CRONIES_SCALE,
+                    pending.get(i, 0) / WORKERS_PER_BILL)
+            b += SLOT_FEATURES
+        if proposing:
+            i, c = s.cell, s.bill
+            ones += (b + S_PRESENT, b + S_PROPOSED, b + S_DEPT + DEPT[c], b + S_INCOME + INCOME[c] - 1)
+            ones += [b + f for f, j in around[i] if cell_card[j] >= 0]
+            at += (b + S_ROW, b + S_COL)
+            val += coords[i]
+        obs = np.zeros(self.layout.size, np.float32)
         loc = s.loc
         obs[self.hand_slice] = loc == me
         obs[self.discard_slice] = loc == IN_DISCARD

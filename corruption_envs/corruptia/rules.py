@@ -29,12 +29,6 @@ from .tables import (
     TRIANGLE_SIZE, WORKERS_PER_BILL, card_label,
 )
 
-# Board feature channels (see observer.py).
-CH_DEPT, CH_INCOME, CH_OFFICIALS, CH_CRONIES, CH_INTERVIEW, CH_PROPOSED = 0, 5, 8, 9, 10, 11
-BOARD_CHANNELS = 12
-OFFICIALS_SCALE = 18.0
-CRONIES_SCALE = 15.0
-
 # What a card action does in each phase.
 CARD_VERBS = {BILL: "propose", SWAP_GIVE: "give up", SWAP_TAKE: "take from the discard zone",
               DISCARD: "discard (no bill can be staffed)"}
@@ -109,8 +103,6 @@ class CorruptiaRules(Rules):
         s.officials = [0] * size
         s.cronies = [0] * size
         s.placed = []
-        s.blank = np.zeros(self.observation_layout.size, np.float32)
-        s.board = s.blank[self.observer.board_slice].reshape(size, BOARD_CHANNELS)
         for cell, card in zip(self.grid.triangle, triangle):
             s.officials[cell] = OFFICIALS_PER_START_BILL  # setup 3
             self._place(s, cell, card)
@@ -145,11 +137,6 @@ class CorruptiaRules(Rules):
         s.cell_card[cell] = card
         s.loc[card] = ON_TABLE
         s.placed.append(cell)
-        row = s.board[cell]
-        row[CH_DEPT + DEPT[card]] = 1.0
-        row[CH_INCOME + INCOME[card] - 1] = 1.0
-        row[CH_OFFICIALS] = s.officials[cell] / OFFICIALS_SCALE
-        row[CH_CRONIES] = s.cronies[cell] / CRONIES_SCALE
 
     @staticmethod
     def _cards(cards: list[int]) -> str:
@@ -315,7 +302,6 @@ class CorruptiaRules(Rules):
                 s.events.append((-1, f"player_{p} proposes {card_label(action)}"))
         elif phase == CELL:
             s.cell = action - cd.cell0
-            s.board[s.cell, CH_PROPOSED] = 1.0
             s.phase = WORKER
             if s.events is not None:
                 r, c = self.grid.coords[s.cell]
@@ -384,7 +370,6 @@ class CorruptiaRules(Rules):
         else:
             j = nb[w]
             s.pending[j] = s.pending.get(j, 0) + 1
-            s.board[j, CH_INTERVIEW] += 1.0 / WORKERS_PER_BILL
             need[INCOME[s.cell_card[j]]] -= 1
             r, c = self.grid.coords[j]
             text = f"a ${INCOME[s.cell_card[j]]} Public Official from ({r}, {c})"
@@ -450,16 +435,11 @@ class CorruptiaRules(Rules):
             approved = bool(s.rng.integers(2))
             s.last_result = APPROVED_BY_COIN if approved else REJECTED_BY_COIN
         s.last_votes = votes[:]
-        board = s.board
-        for j, k in s.pending.items():
-            board[j, CH_INTERVIEW] = 0.0
-        board[s.cell, CH_PROPOSED] = 0.0
         if approved:
             moved = 0
             for j, k in s.pending.items():
                 s.officials[j] -= k
                 moved += k
-                board[j, CH_OFFICIALS] = s.officials[j] / OFFICIALS_SCALE
             s.officials[s.cell] += moved
             s.cronies[s.cell] += s.pending_cronies  # fixed there for the rest of the game
             self._place(s, s.cell, s.bill)

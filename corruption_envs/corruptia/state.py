@@ -23,33 +23,19 @@ ITEM_NAMES = ("Crony", "Citizen Support Token")
 
 
 class CorruptiaState:
-    """Everything about one game. Lists of ints for speed; `loc` (where each card is), `known_at` (the
-    seat everyone saw take a card from the discard zone, else -1) and `board` mirror the lists as
-    numpy arrays for observe(). `blank` is an observation vector that is zero except for the board
-    part, and `board` is a view of that part, kept up to date as the table changes: observe() starts
-    from one copy of it."""
+    """Everything about one game. Lists of ints for speed; `loc` (where each card is) and `known_at`
+    (the seat everyone saw take a card from the discard zone, else -1) mirror the lists as numpy
+    arrays for observe()."""
 
     __slots__ = (
         "rng", "events", "n", "deck", "box", "discard", "hands", "loc", "known_at", "returned",
         "returned_vec",
-        "cell_card", "officials", "cronies", "placed", "blank", "board", "values",
+        "cell_card", "officials", "cronies", "placed", "values",
         "tokens", "reserve", "held", "president", "round", "turn", "phase", "actor", "die",
         "bill", "cell", "need", "pending", "pending_cronies", "workers", "candidates",
         "passes", "blackmail", "offers", "offered", "votes", "last_votes", "last_result",
         "absent_queue", "given", "played",
     )
-
-    def __getstate__(self) -> dict:
-        # `board` is a view into `blank`; pickle would store it as a separate array, so it is rebuilt
-        state = {k: getattr(self, k) for k in self.__slots__ if k != "board"}
-        state["board_shape"] = self.board.shape
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        shape = state.pop("board_shape")
-        for k, v in state.items():
-            setattr(self, k, v)
-        self.board = self.blank[-int(np.prod(shape)):].reshape(shape)
 
     def copy(self) -> "CorruptiaState":
         new = object.__new__(CorruptiaState)
@@ -70,8 +56,6 @@ class CorruptiaState:
         new.officials = self.officials[:]
         new.cronies = self.cronies[:]
         new.placed = self.placed[:]
-        new.blank = self.blank.copy()
-        new.board = new.blank[-self.board.size:].reshape(self.board.shape)
         new.values = self.values[:]
         new.tokens = self.tokens[:]
         new.reserve = self.reserve[:]

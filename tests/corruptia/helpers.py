@@ -4,10 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from corruption_envs.corruptia import CorruptiaRules
-from corruption_envs.corruptia.rules import CH_DEPT, CH_INCOME
 from corruption_envs.corruptia.scoring import department_values
 from corruption_envs.corruptia.state import BILL, CELL, NEGOTIATE, VOTE, WORKER
-from corruption_envs.corruptia.tables import CARDS_PER_DEPT, DEPARTMENTS, DEPT, INCOME, NEED
+from corruption_envs.corruptia.tables import CARDS_PER_DEPT, DEPARTMENTS, INCOME, NEED
 
 
 def game(n: int = 4, seed: int = 0, **config):
@@ -41,10 +40,6 @@ def swap_cards(rules, s, a: int, b: int) -> None:
     for i, c in enumerate(s.cell_card):
         if c in (a, b):
             s.cell_card[i] = b if c == a else a
-            row = s.board[i]
-            row[CH_DEPT:CH_DEPT + 8] = 0
-            row[CH_DEPT + DEPT[s.cell_card[i]]] = 1
-            row[CH_INCOME + INCOME[s.cell_card[i]] - 1] = 1
     s.loc[[a, b]] = s.loc[[b, a]]
     s.known_at[[a, b]] = s.known_at[[b, a]]
     if s.bill in (a, b):
