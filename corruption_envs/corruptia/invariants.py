@@ -8,11 +8,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .observer import MAX_SLOTS
+from .observer import CRONIES_SCALE, MAX_SLOTS, OFFICIALS_SCALE, scaled_coords
 from .scoring import department_values
 from .state import (CELL, IN_BOX, IN_DECK, IN_DISCARD, NEGOTIATE, ON_TABLE, OVER, PROPOSED, SWAP_TAKE,
                     VOTE, WORKER)
-from .tables import CRONIES_EACH, DEAL_PER_ROUND, FINAL_HAND, NUM_CARDS, NUM_OFFICIALS, START_HAND
+from .tables import (
+    CRONIES_EACH, DEAL_PER_ROUND, DEPT, FINAL_HAND, INCOME, NUM_CARDS, NUM_DEPTS, NUM_OFFICIALS,
+    START_HAND, WORKERS_PER_BILL,
+)
 
 if TYPE_CHECKING:
     from .rules import CorruptiaRules
@@ -75,7 +78,27 @@ def check_invariants(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
         assert all(len(h) == FINAL_HAND for h in s.hands), "eight cards in each hand at the end"
     if s.phase == SWAP_TAKE:
         assert s.given in s.discard, "the card just given up lies in the discard zone"
-    assert len(s.placed) + (s.phase in (WORKER, NEGOTIATE, VOTE)) <= MAX_SLOTS, \
-        "every bill on the table, and the proposed one, has a slot in the observation"
+    check_slots(rules, s)
     assert s.values == department_values(cell_card, s.officials, s.cronies, s.placed, nb), \
         "cached department values match the table"
+
+
+def check_slots(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
+    """The observed bill slots match the table: the bills in the order placed, then the proposed one."""
+    proposing = s.phase in (WORKER, NEGOTIATE, VOTE)
+    cells = s.placed + [s.cell] if proposing else s.placed
+    assert len(cells) <= MAX_SLOTS, "every bill on the table, and the proposed one, has a slot"
+    assert not s.slots[len(cells):].any(), "slots past the last bill are empty"
+    coords, neighbours = rules.grid.coords, rules.grid.neighbours
+    for k, cell in enumerate(cells):
+        row = s.slots[k]
+        is_proposed = k == len(s.placed)
+        card = s.bill if is_proposed else s.cell_card[cell]
+        interviewed = s.pending.get(cell, 0) if proposing else 0
+        expected = [1.0, float(is_proposed), *scaled_coords(*coords[cell])]
+        expected += [float(DEPT[card] == d) for d in range(NUM_DEPTS)]
+        expected += [float(INCOME[card] == i) for i in (1, 2, 3)]
+        expected += [s.officials[cell] / OFFICIALS_SCALE, s.cronies[cell] / CRONIES_SCALE,
+                     interviewed / WORKERS_PER_BILL]
+        expected += [float(j >= 0 and s.cell_card[j] >= 0) for j in neighbours[cell]]
+        assert np.allclose(row, expected), f"slot {k} does not show the bill at cell {cell}"

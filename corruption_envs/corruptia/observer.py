@@ -39,7 +39,7 @@ import numpy as np
 from ..core import Layout
 from .codec import MAX_PLAYERS
 from .geometry import DIRECTIONS, grid_for
-from .state import IN_DISCARD, NEGOTIATE, NUM_PHASES, OVER, VOTE, WORKER
+from .state import IN_DISCARD, NUM_PHASES, OVER, VOTE
 from .tables import (
     DEPT, FINAL_HAND, INCOME, NEED, NUM_CARDS, NUM_DEPTS, NUM_OFFICIALS, NUM_ROUNDS, TRIANGLE_SIZE,
     WORKERS_PER_BILL,
@@ -67,7 +67,7 @@ _ROWS = [r for r, _ in grid_for(MAX_PLAYERS).coords]
 _COLS = [c for _, c in grid_for(MAX_PLAYERS).coords]
 ROW_MIN, ROW_SPAN = min(_ROWS), max(_ROWS) - min(_ROWS)
 COL_MIN, COL_SPAN = min(_COLS), max(_COLS) - min(_COLS)
-PROPOSING = (WORKER, NEGOTIATE, VOTE)  # phases in which the proposed bill lies on a cell
+OPPOSITE = [(d + len(DIRECTIONS) // 2) % len(DIRECTIONS) for d in range(len(DIRECTIONS))]
 
 
 def scaled_coords(row: int, col: int) -> tuple[float, float]:
@@ -106,10 +106,9 @@ class Observer:
         lay.add("department_values", NUM_DEPTS)
         lay.add("bills", (MAX_SLOTS, SLOT_FEATURES))
         self.s = {name: lay[name].start for name in lay}
+        self.bills_slice = lay["bills"]
         self.coords = [scaled_coords(r, c) for r, c in rules.grid.coords]
-        # per cell, (direction feature offset, neighbour cell) for the neighbours on the grid
-        self.around = [[(S_NEIGHBOURS + d, j) for d, j in enumerate(nb) if j >= 0]
-                       for nb in rules.grid.neighbours]
+        self.neighbours = rules.grid.neighbours
         self.known_slice = lay["known_hands"]
         self.by_dept_range = range(self.s["my_hand_by_dept"], self.s["my_hand_by_dept"] + NUM_DEPTS)
         # per observer, the seats 1..n-1 places after them, as a column for one broadcast compare
@@ -175,27 +174,6 @@ class Observer:
                         s.pending_cronies / 3.0, s.workers / 3.0)
         at += self.values_range
         val += [min(v / VALUE_SCALE, 1.0) for v in s.values]
-        # the bills: those on the table, then the proposed one
-        cell_card, officials, cronies, coords, around = s.cell_card, s.officials, s.cronies, \
-            self.coords, self.around
-        proposing = live and phase in PROPOSING
-        pending = s.pending if proposing else {}
-        b = o["bills"]
-        for i in s.placed:
-            c = cell_card[i]
-            ones += (b + S_PRESENT, b + S_DEPT + DEPT[c], b + S_INCOME + INCOME[c] - 1)
-            ones += [b + f for f, j in around[i] if cell_card[j] >= 0]
-            row, col = coords[i]
-            at += (b + S_ROW, b + S_COL, b + S_OFFICIALS, b + S_CRONIES, b + S_INTERVIEW)
-            val += (row, col, officials[i] / OFFICIALS_SCALE, cronies[i] / CRONIES_SCALE,
-                    pending.get(i, 0) / WORKERS_PER_BILL)
-            b += SLOT_FEATURES
-        if proposing:
-            i, c = s.cell, s.bill
-            ones += (b + S_PRESENT, b + S_PROPOSED, b + S_DEPT + DEPT[c], b + S_INCOME + INCOME[c] - 1)
-            ones += [b + f for f, j in around[i] if cell_card[j] >= 0]
-            at += (b + S_ROW, b + S_COL)
-            val += coords[i]
         obs = np.zeros(self.layout.size, np.float32)
         loc = s.loc
         obs[self.hand_slice] = loc == me
@@ -205,6 +183,33 @@ class Observer:
         # row k - 1: cards known to be in the hand of the player k seats after me
         obs[self.known_slice].reshape(P - 1, NUM_CARDS)[: n - 1] = s.known_at == self.others[me]
         obs[self.players_slice] = players
+        obs[self.bills_slice] = s.slots.ravel()
         obs[ones] = 1.0
         obs[at] = val
         return obs
+
+    # --- the bill slots, kept up to date by the rules as the table changes (rarely: observe() is hot)
+    def show_bill(self, s: "CorruptiaState", cell: int, card: int, proposed: bool) -> None:
+        """Write the bill at `cell` into the next free slot: a bill joining the table, or the one
+        being proposed there."""
+        cell_card, neighbours = s.cell_card, self.neighbours[cell]
+        row = s.slots[len(s.placed) - (not proposed)]
+        row[:] = 0.0
+        row[S_PRESENT] = 1.0
+        row[S_PROPOSED] = proposed
+        row[S_ROW], row[S_COL] = self.coords[cell]
+        row[S_DEPT + DEPT[card]] = 1.0
+        row[S_INCOME + INCOME[card] - 1] = 1.0
+        row[S_OFFICIALS] = s.officials[cell] / OFFICIALS_SCALE
+        row[S_CRONIES] = s.cronies[cell] / CRONIES_SCALE
+        for d, j in enumerate(neighbours):
+            if j >= 0 and cell_card[j] >= 0:
+                row[S_NEIGHBOURS + d] = 1.0
+                if not proposed:  # the neighbour now has a bill on this side
+                    s.slots[s.placed.index(j), S_NEIGHBOURS + OPPOSITE[d]] = 1.0
+
+    def update_bill(self, s: "CorruptiaState", cell: int, interviewed: int) -> None:
+        """The officials of the bill at `cell`, and how many of them are proposed as workers."""
+        row = s.slots[s.placed.index(cell)]
+        row[S_OFFICIALS] = s.officials[cell] / OFFICIALS_SCALE
+        row[S_INTERVIEW] = interviewed / WORKERS_PER_BILL

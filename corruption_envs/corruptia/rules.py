@@ -15,7 +15,7 @@ import numpy as np
 from ..core import Option, Rules
 from .codec import CRONY_WORKER, Codec
 from .geometry import grid_for
-from .observer import Observer
+from .observer import MAX_SLOTS, SLOT_FEATURES, Observer
 from .render import render_state
 from .scoring import department_values, player_score
 from .state import (
@@ -103,6 +103,7 @@ class CorruptiaRules(Rules):
         s.officials = [0] * size
         s.cronies = [0] * size
         s.placed = []
+        s.slots = np.zeros((MAX_SLOTS, SLOT_FEATURES), np.float32)
         for cell, card in zip(self.grid.triangle, triangle):
             s.officials[cell] = OFFICIALS_PER_START_BILL  # setup 3
             self._place(s, cell, card)
@@ -137,6 +138,7 @@ class CorruptiaRules(Rules):
         s.cell_card[cell] = card
         s.loc[card] = ON_TABLE
         s.placed.append(cell)
+        self.observer.show_bill(s, cell, card, proposed=False)
 
     @staticmethod
     def _cards(cards: list[int]) -> str:
@@ -302,6 +304,7 @@ class CorruptiaRules(Rules):
                 s.events.append((-1, f"player_{p} proposes {card_label(action)}"))
         elif phase == CELL:
             s.cell = action - cd.cell0
+            self.observer.show_bill(s, s.cell, s.bill, proposed=True)
             s.phase = WORKER
             if s.events is not None:
                 r, c = self.grid.coords[s.cell]
@@ -370,6 +373,7 @@ class CorruptiaRules(Rules):
         else:
             j = nb[w]
             s.pending[j] = s.pending.get(j, 0) + 1
+            self.observer.update_bill(s, j, s.pending[j])
             need[INCOME[s.cell_card[j]]] -= 1
             r, c = self.grid.coords[j]
             text = f"a ${INCOME[s.cell_card[j]]} Public Official from ({r}, {c})"
@@ -440,11 +444,15 @@ class CorruptiaRules(Rules):
             for j, k in s.pending.items():
                 s.officials[j] -= k
                 moved += k
+                self.observer.update_bill(s, j, 0)
             s.officials[s.cell] += moved
             s.cronies[s.cell] += s.pending_cronies  # fixed there for the rest of the game
             self._place(s, s.cell, s.bill)
             s.values = department_values(s.cell_card, s.officials, s.cronies, s.placed, self.neighbours)
         else:
+            for j in s.pending:
+                self.observer.update_bill(s, j, 0)
+            s.slots[len(s.placed)] = 0.0  # the proposed bill leaves the table
             s.discard.append(s.bill)
             s.loc[s.bill] = IN_DISCARD
             s.reserve[p] += s.pending_cronies

@@ -23,14 +23,14 @@ ITEM_NAMES = ("Crony", "Citizen Support Token")
 
 
 class CorruptiaState:
-    """Everything about one game. Lists of ints for speed; `loc` (where each card is) and `known_at`
-    (the seat everyone saw take a card from the discard zone, else -1) mirror the lists as numpy
-    arrays for observe()."""
+    """Everything about one game. Lists of ints for speed; `loc` (where each card is), `known_at` (the
+    seat everyone saw take a card from the discard zone, else -1) and `slots` (the bills on the table,
+    as observed: observer.py) mirror the lists as numpy arrays for observe()."""
 
     __slots__ = (
         "rng", "events", "n", "deck", "box", "discard", "hands", "loc", "known_at", "returned",
         "returned_vec",
-        "cell_card", "officials", "cronies", "placed", "values",
+        "cell_card", "officials", "cronies", "placed", "slots", "values",
         "tokens", "reserve", "held", "president", "round", "turn", "phase", "actor", "die",
         "bill", "cell", "need", "pending", "pending_cronies", "workers", "candidates",
         "passes", "blackmail", "offers", "offered", "votes", "last_votes", "last_result",
@@ -56,6 +56,7 @@ class CorruptiaState:
         new.officials = self.officials[:]
         new.cronies = self.cronies[:]
         new.placed = self.placed[:]
+        new.slots = self.slots.copy()
         new.values = self.values[:]
         new.tokens = self.tokens[:]
         new.reserve = self.reserve[:]

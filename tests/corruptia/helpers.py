@@ -4,9 +4,10 @@ from __future__ import annotations
 import numpy as np
 
 from corruption_envs.corruptia import CorruptiaRules
+from corruption_envs.corruptia.observer import S_DEPT, S_INCOME, S_PROPOSED
 from corruption_envs.corruptia.scoring import department_values
 from corruption_envs.corruptia.state import BILL, CELL, NEGOTIATE, VOTE, WORKER
-from corruption_envs.corruptia.tables import CARDS_PER_DEPT, DEPARTMENTS, INCOME, NEED
+from corruption_envs.corruptia.tables import CARDS_PER_DEPT, DEPARTMENTS, DEPT, INCOME, NEED, NUM_DEPTS
 
 
 def game(n: int = 4, seed: int = 0, **config):
@@ -27,6 +28,13 @@ def card(dept: str, income: int, budget: tuple[int, int, int]) -> int:
     raise ValueError("no such card")
 
 
+def show_card(slot: np.ndarray, card: int) -> None:
+    """Rewrite a bill slot's department and income for another card."""
+    slot[S_DEPT:S_DEPT + NUM_DEPTS + 3] = 0
+    slot[S_DEPT + DEPT[card]] = 1
+    slot[S_INCOME + INCOME[card] - 1] = 1
+
+
 def swap_cards(rules, s, a: int, b: int) -> None:
     """Exchange the places of cards a and b everywhere (keeps every invariant)."""
     if a == b:
@@ -40,10 +48,13 @@ def swap_cards(rules, s, a: int, b: int) -> None:
     for i, c in enumerate(s.cell_card):
         if c in (a, b):
             s.cell_card[i] = b if c == a else a
+            show_card(s.slots[s.placed.index(i)], s.cell_card[i])
     s.loc[[a, b]] = s.loc[[b, a]]
     s.known_at[[a, b]] = s.known_at[[b, a]]
     if s.bill in (a, b):
         s.bill = b if s.bill == a else a
+        if s.slots[len(s.placed), S_PROPOSED]:
+            show_card(s.slots[len(s.placed)], s.bill)
     s.values = department_values(s.cell_card, s.officials, s.cronies, s.placed, rules.neighbours)
     s.candidates = rules._candidates(s)
 
