@@ -8,10 +8,14 @@ import corruption_envs
 from corruption_envs.core import IllegalActionError
 from corruption_envs.corruptia import CorruptiaRules, HeuristicAgent, env as corruptia_env
 from corruption_envs.corruptia.invariants import check_invariants
+from corruption_envs.corruptia.observer import (
+    S_COL, S_CRONIES, S_DEPT, S_INTERVIEW, S_NEIGHBOURS, S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, cell_at,
+)
 from corruption_envs.corruptia.state import OVER
 from corruption_envs.corruptia.strength import play, wilson
+from corruption_envs.corruptia.tables import DEPT
 
-from .helpers import game, legal, pass_all, propose, swap_cards
+from .helpers import game, legal, pass_all, propose, swap_cards, vote
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -142,3 +146,36 @@ def test_heuristic_reads_only_the_observation():
     obs, *_ = e.last()
     a = bot.act(obs["observation"].copy(), obs["action_mask"].copy())
     assert obs["action_mask"][a] == 1
+
+
+def test_the_observation_has_one_size_for_every_player_count():
+    sizes = {game(n)[0].observation_layout.size for n in (3, 4, 5)}
+    assert len(sizes) == 1, sizes
+
+
+def test_the_bill_slots_show_the_table_in_the_order_placed_then_the_proposed_bill():
+    rules, s = game(4, seed=2)
+    propose(rules, s)
+    obs = rules.observe(s, (s.proposer + 1) % 4)
+    slots = rules.observation_layout.view(obs, "bills")
+    assert slots[:, S_PRESENT].sum() == 4 and slots[:, S_PROPOSED].tolist().index(1) == 3
+    for k, cell in enumerate([*rules.grid.triangle, s.cell]):
+        assert rules.grid.index[cell_at(slots[k, S_ROW], slots[k, S_COL])] == cell
+    assert slots[3, S_DEPT + DEPT[s.bill]] == 1
+    # the officials proposed as workers show on the bills they come from
+    interviewed = sum(round(x * 3) for x in slots[:3, S_INTERVIEW])
+    assert interviewed == sum(s.pending.values()) == 3 - s.pending_cronies
+    new, cronies = s.cell, s.pending_cronies
+    pass_all(rules, s)
+    vote(rules, s, {})  # everyone YES: the bill joins the table in the same slot
+    assert s.placed[3] == new
+    slots = rules.observation_layout.view(rules.observe(s, 0), "bills")
+    assert slots[:, S_PRESENT].sum() == 4 and not slots[:, S_PROPOSED].any()
+    assert not slots[:, S_INTERVIEW].any()
+    assert round(slots[3, S_CRONIES] * 3) == s.cronies[new] == cronies
+    assert round(slots[3, S_OFFICIALS] * 18) == s.officials[new] == 3 - cronies
+    # each neighbour of the new bill now shows a bill on the new bill's side
+    for d, j in enumerate(rules.neighbours[new]):
+        if j in rules.grid.triangle:
+            assert slots[3, S_NEIGHBOURS + d] == 1
+            assert slots[s.placed.index(j), S_NEIGHBOURS + (d + 3) % 6] == 1
