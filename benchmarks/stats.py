@@ -8,18 +8,9 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
+from corruption_envs.evaluation import Z95, wilson_interval
 
-
-def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a rate; `successes` may be fractional (shared ties count as shares)."""
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1.0 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+__all__ = ["Z95", "wilson_interval", "mean_interval", "paired_t_test", "t_quantile", "t_sf"]
 
 
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:

@@ -14,6 +14,7 @@ import numpy as np
 
 import corruption_envs
 from corruption_envs.core import Agent, GameEnv, RandomAgent
+from corruption_envs.evaluation import win_share
 
 from .pool import OpponentPool, SampledPolicy
 
@@ -21,12 +22,6 @@ from .pool import OpponentPool, SampledPolicy
 def pairwise_points(ranks: list[float], me: int) -> list[float]:
     """Per seat: 1 if `me` finished above it, 1/2 if level, 0 if below (rank 1 = best)."""
     return [1.0 if ranks[me] < r else 0.5 if ranks[me] == r else 0.0 for r in ranks]
-
-
-def win_share(ranks: list[float], me: int) -> float:
-    """1/k if `me` is one of the k players sharing first place, else 0."""
-    best = min(ranks)
-    return 1.0 / sum(1 for r in ranks if r == best) if ranks[me] == best else 0.0
 
 
 class SelfPlayEnv(gym.Env):

@@ -15,11 +15,10 @@ config, so it can sit in any seat like a trained policy.
 - In an investigation hit the leader: Deep Merde, Snitch and Revenue Quebec on the leaders, Spic 'n
   Span on your heaviest contract, Cut & Paste on the fattest hand; Red Alert only when the leader is
   far more corrupt than you. After the roll pay whichever is cheaper, the fixed amount on a tie.
-- To run: python -m corruption_envs.construction.heuristic [games] measures it against 3 random bots.
+- To measure it against 3 random bots: python -m training.evaluate --game construction --policy heuristic --baselines random
 """
 from __future__ import annotations
 
-import argparse
 import math
 from typing import Any
 
@@ -181,53 +180,3 @@ class _View:
 
     def leader(self) -> int:
         return self.ranking()[0]
-
-
-def win_rate(games: int = 1000, num_players: int = 4, seed: int = 0) -> tuple[int, int]:
-    """Wins (ties shared by the tied players count as a win share) of one heuristic seat against
-    random bots, the heuristic's seat rotating."""
-    import corruption_envs
-    from corruption_envs.core import RandomAgent
-
-    env = corruption_envs.env("construction", num_players=num_players)
-    wins = 0.0
-    for g in range(games):
-        seat = g % num_players
-        agents = [RandomAgent(seed + 1000 * g + p) for p in range(num_players)]
-        agents[seat] = HeuristicAgent(env, seed=seed + g)
-        env.reset(seed=seed + g)
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            p = env.agent_name_mapping[agent]
-            env.step(agents[p].act(obs["observation"], obs["action_mask"]))
-        scores = env.rules.scores(env.game_state)
-        best = max(scores)
-        if scores[seat] == best:
-            wins += 1 / scores.count(best)
-    return wins, games
-
-
-def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    p = successes / trials
-    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
-    return centre - half, centre + half
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", type=int, nargs="?", default=1000)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    wins, games = win_rate(args.games, args.players, args.seed)
-    lo, hi = wilson(wins, games)
-    print(f"heuristic vs {args.players - 1} random bots, {games} seeded games: win rate "
-          f"{wins / games:.3f} (95% Wilson interval {lo:.3f}-{hi:.3f}; chance {1 / args.players:.3f})")
-
-
-if __name__ == "__main__":
-    main()

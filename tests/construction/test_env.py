@@ -5,7 +5,7 @@ from pettingzoo.test import api_test, seed_test
 
 import corruption_envs
 from corruption_envs.construction import ConstructionRules, HeuristicAgent, codec, env, raw_env
-from corruption_envs.construction.heuristic import win_rate, wilson
+from corruption_envs.evaluation import evaluate
 from corruption_envs.core import IllegalActionError
 
 
@@ -97,6 +97,6 @@ def test_heuristic_plays_legally_from_any_seat_at_every_player_count():
 
 
 def test_heuristic_beats_random_play_clearly():
-    wins, games = win_rate(games=240, num_players=4, seed=7)
-    low, high = wilson(wins, games)
-    assert low > 0.5, f"heuristic won {wins}/{games} against 3 random bots (chance 0.25)"
+    result = evaluate(HeuristicAgent(env(num_players=4)), "construction", "random", 240, 4, seed=7)
+    low, high = result.interval
+    assert low > 0.5, f"heuristic won {result.wins}/{result.games} against 3 random bots (chance 0.25)"

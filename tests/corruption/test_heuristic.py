@@ -5,7 +5,7 @@ import pytest
 from corruption_envs.bots import make_agent
 from corruption_envs.core import RandomAgent
 from corruption_envs.corruption import HeuristicAgent, env
-from corruption_envs.corruption.strength import win_rate
+from corruption_envs.evaluation import evaluate
 
 
 @pytest.mark.parametrize("n", [3, 7])
@@ -46,5 +46,6 @@ def test_heuristic_decides_from_the_observation_alone():
 def test_heuristic_beats_three_random_bots():
     # 160 seeded 4-player games, seats rotated; a random seat wins 25%. Measured over 1000 games:
     # about 58% (docs/rules/corruption.md). The Wilson lower bound must clear 35%.
-    rate, low, high = win_rate(games=160, players=4, seed=7)
-    assert low > 0.35, (rate, low, high)
+    result = evaluate(HeuristicAgent(env(num_players=4)), "corruption", "random", 160, 4, seed=7)
+    low, high = result.interval
+    assert low > 0.35, (result.rate, low, high)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from corruption_envs.policy import NumpyPolicy
-from training.evaluate import evaluate, wilson
+from training.evaluate import evaluate, wilson_interval as wilson
 from training.pool import OpponentPool
 
 

@@ -1,0 +1,80 @@
+"""Seeded strength measurement: one agent in a rotating seat against baseline bots, with a 95% Wilson
+interval. Torch-free, shared by the per-game tests, training's periodic evaluation and its CLI
+(`python -m training.evaluate --game corruption --policy heuristic --baselines random`)."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .bots import make_agent
+from .core import Agent
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a rate; `successes` may be fractional (shared wins count as shares)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1.0 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / trials + z * z / (4.0 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def win_share(ranks: list[float], me: int) -> float:
+    """1/k if `me` is one of the k players sharing first place, else 0."""
+    best = min(ranks)
+    return 1.0 / sum(1 for r in ranks if r == best) if ranks[me] == best else 0.0
+
+
+@dataclass
+class Result:
+    baseline: str
+    num_players: int
+    games: int
+    wins: float
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    def as_dict(self) -> dict[str, Any]:
+        lo, hi = self.interval
+        return {"baseline": self.baseline, "num_players": self.num_players, "games": self.games,
+                "win_rate": self.rate, "ci_low": lo, "ci_high": hi}
+
+
+def evaluate(
+    agent: Agent,
+    game: str,
+    baseline: str,
+    games: int,
+    num_players: int = 4,
+    seed: int = 0,
+    env_config: dict[str, Any] | None = None,
+) -> Result:
+    """`agent` in a rotating seat (game g: seat g mod n) against n-1 `baseline` bots, games seeded
+    from `seed`, so two agents evaluated with the same seed meet the same deals."""
+    import corruption_envs
+
+    env = corruption_envs.env(game, num_players=num_players, **(env_config or {}))
+    bots = [make_agent(baseline, env, seed=seed * 1000 + s) for s in range(num_players)]
+    wins = 0.0
+    for g in range(games):
+        me = g % num_players
+        env.reset(seed=seed * 1_000_003 + g)
+        while not env.terminations[env.agent_selection]:
+            agent_name = env.agent_selection
+            seat = env.agent_name_mapping[agent_name]
+            seen = env.observe(agent_name)
+            actor = agent if seat == me else bots[seat]
+            env.step(actor.act(seen["observation"], seen["action_mask"]))
+        wins += win_share([env.infos[a]["rank"] for a in env.possible_agents], me)
+    return Result(baseline, num_players, games, wins)
