@@ -12,7 +12,7 @@ from corruption_envs.corruptia.observer import (
     S_COL, S_CRONIES, S_DEPT, S_INTERVIEW, S_NEIGHBOURS, S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, cell_at,
 )
 from corruption_envs.corruptia.state import OVER
-from corruption_envs.corruptia.strength import play, wilson
+from corruption_envs.evaluation import evaluate
 from corruption_envs.corruptia.tables import DEPT
 
 from .helpers import game, legal, pass_all, propose, swap_cards, vote
@@ -133,10 +133,9 @@ def test_resample_keeps_my_view_cards_others_saw_taken_and_setup_cards_out_of_th
 
 
 def test_heuristic_beats_three_random_players_clearly():
-    games = 120
-    wins = sum(play(4, 7_000 + g, g % 4) for g in range(games))
-    lo, _ = wilson(wins, games)
-    assert lo > 0.5, f"heuristic won {wins}/{games}; a random seat wins 1/4"
+    result = evaluate(HeuristicAgent(corruptia_env(num_players=4)), "corruptia", "random", 120, 4, seed=7)
+    lo, _ = result.interval
+    assert lo > 0.5, f"heuristic won {result.wins}/{result.games}; a random seat wins 1/4"
 
 
 def test_heuristic_reads_only_the_observation():
