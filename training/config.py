@@ -215,6 +215,19 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
         rules.make_config(**config["env"])
     except ValueError as e:
         raise ConfigError(f"config env: {e}") from None
+    # one policy serves every player count only where the spaces do not depend on it (Corruptia's
+    # action layout grows with its board, so it trains at one count)
+    counts = sorted({*range(lo, hi + 1), config["eval"]["num_players"]})
+    sizes = {}
+    for n in counts:
+        game_rules = rules(rules.make_config(num_players=n, **config["env"]))
+        sizes[n] = (game_rules.observation_layout.size, game_rules.num_actions)
+    if len(set(sizes.values())) > 1:
+        raise ConfigError(
+            f"config run.players={[lo, hi]} with eval.num_players={config['eval']['num_players']} is not "
+            f"allowed for {game}: its (observation, action) sizes differ by player count {sizes}; "
+            "train and evaluate at one player count"
+        )
     ppo = config["ppo"]
     if (config["run"]["n_envs"] * ppo["n_steps"]) % ppo["batch_size"]:
         raise ConfigError(

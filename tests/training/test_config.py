@@ -72,3 +72,10 @@ def test_committed_default_configs_are_valid(game):
         pytest.skip(f"{game} is not implemented yet")
     c = cfg.load(game)
     assert c["game"] == game
+
+
+def test_player_counts_with_different_spaces_are_refused_at_start():
+    # Corruptia's action layout grows with the number of players: one policy cannot serve 3 and 5
+    with pytest.raises(cfg.ConfigError, match=r"run.players=\[3, 5\].*sizes differ by player count"):
+        cfg.load("corruptia", sets=["run.players=[3,5]"])
+    assert cfg.load("corruptia")["run"]["players"] == [4, 4]
