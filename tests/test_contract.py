@@ -291,3 +291,35 @@ def test_an_env_in_play_pickles_and_plays_on_identically(game):
         env.step(action)
         twin.step(action)
         np.testing.assert_array_equal(env.state(), twin.state())
+
+
+@pytest.mark.parametrize("game, n", all_counts())
+def test_heuristic_plays_only_legal_moves_from_every_seat(game, n):
+    env = corruption_envs.env(game, num_players=n)
+    env.reset(seed=n)
+    bot_class = corruption_envs.game_module(game).HeuristicAgent
+    bots = [bot_class(env, seed=p) for p in range(n)]
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        action = bots[env.agent_name_mapping[agent]].act(obs["observation"], obs["action_mask"])
+        assert obs["action_mask"][action] == 1
+        env.step(action)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_heuristic_decides_from_the_observation_alone(game):
+    # in a resample everything the seat cannot see differs, so its decision must not
+    bot_class = corruption_envs.game_module(game).HeuristicAgent
+    decisions = 0
+    for k, env in enumerate(leak_points(game, games=4, every=5)):
+        agent = env.agent_selection
+        twin = env.resample_hidden(agent, seed=k)
+        seen, twin_seen = env.observe(agent), twin.observe(agent)
+        mine = bot_class(env, seed=0).act(seen["observation"], seen["action_mask"])
+        theirs = bot_class(twin, seed=0).act(twin_seen["observation"], twin_seen["action_mask"])
+        assert mine == theirs
+        decisions += 1
+    assert decisions > 20
