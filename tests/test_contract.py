@@ -47,6 +47,31 @@ def random_walk(rules, state, rng, on_step=None):
     raise AssertionError(f"game did not end within {MAX_DECISIONS} decisions")
 
 
+def random_action(env, rng) -> int:
+    return int(rng.choice(np.flatnonzero(env.action_mask())))
+
+
+def env_in_play(game, seed, steps, **config):
+    """An env `steps` random decisions into a seeded game, and the generator that chose them."""
+    env = corruption_envs.env(game, **config)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        env.step(random_action(env, rng))
+    return env, rng
+
+
+def assert_play_on_identically(a, b, rng, decisions=40):
+    """The same actions from two copies of one game give the same states."""
+    for _ in range(decisions):
+        if all(a.terminations.values()):
+            break
+        action = random_action(a, rng)
+        a.step(action)
+        b.step(action)
+        np.testing.assert_array_equal(a.state(), b.state())
+
+
 @pytest.mark.parametrize("game, n", all_counts())
 def test_pettingzoo_api_test(game, n):
     api_test(corruption_envs.env(game, num_players=n), num_cycles=300)
@@ -110,8 +135,7 @@ def leak_points(game, games=12, every=3):
         while not all(env.terminations.values()):
             if step % every == 0:
                 yield env
-            mask = env.action_mask()
-            env.step(int(rng.choice(np.flatnonzero(mask))))
+            env.step(random_action(env, rng))
             step += 1
 
 
@@ -149,11 +173,7 @@ def test_resampled_games_play_on_legally_to_the_end(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_clone_is_independent_of_the_original(game):
-    env = corruption_envs.env(game)
-    env.reset(seed=3)
-    rng = np.random.default_rng(3)
-    for _ in range(10):
-        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+    env, rng = env_in_play(game, seed=3, steps=10)
     before = env.state().copy(), env.agent_selection, env.action_mask().copy()
     twin = env.clone()
     random_walk(twin.rules, twin.game_state, rng)
@@ -161,14 +181,7 @@ def test_clone_is_independent_of_the_original(game):
     assert env.agent_selection == before[1]
     np.testing.assert_array_equal(env.action_mask(), before[2])
     # a clone replays the same future: same actions give the same states
-    a, b = env.clone(), env.clone()
-    for _ in range(30):
-        if all(a.terminations.values()):
-            break
-        act = int(rng.choice(np.flatnonzero(a.action_mask())))
-        a.step(act)
-        b.step(act)
-        np.testing.assert_array_equal(a.state(), b.state())
+    assert_play_on_identically(env.clone(), env.clone(), rng, decisions=30)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -240,7 +253,7 @@ def test_terminal_rewards_by_mode(game, mode):
     rng = np.random.default_rng(4)
     while not all(env.terminations.values()):
         assert all(r == 0 for r in env.rewards.values())
-        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+        env.step(random_action(env, rng))
     total = sum(env.rewards.values())
     if mode == "score":
         assert total == pytest.approx(1.0)
@@ -269,7 +282,7 @@ def test_events_are_recorded_only_when_asked(game):
     loud.reset(seed=6)
     rng = np.random.default_rng(6)
     for _ in range(20):
-        loud.step(int(rng.choice(np.flatnonzero(loud.action_mask()))))
+        loud.step(random_action(loud, rng))
     events = loud.game_state.events
     assert events and all(isinstance(t, str) and -1 <= a < loud.rules.num_players for a, t in events)
 
@@ -278,19 +291,8 @@ def test_events_are_recorded_only_when_asked(game):
 def test_an_env_in_play_pickles_and_plays_on_identically(game):
     import pickle
 
-    env = corruption_envs.env(game)
-    env.reset(seed=8)
-    rng = np.random.default_rng(8)
-    for _ in range(15):
-        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
-    twin = pickle.loads(pickle.dumps(env))
-    for _ in range(40):
-        if all(env.terminations.values()):
-            break
-        action = int(rng.choice(np.flatnonzero(env.action_mask())))
-        env.step(action)
-        twin.step(action)
-        np.testing.assert_array_equal(env.state(), twin.state())
+    env, rng = env_in_play(game, seed=8, steps=15)
+    assert_play_on_identically(env, pickle.loads(pickle.dumps(env)), rng)
 
 
 @pytest.mark.parametrize("game, n", all_counts())
