@@ -100,40 +100,36 @@ def decode(action: int) -> tuple[int, int, int]:
     return DECODE[action]
 
 
+# kind -> readable name: {c} a contract, {p} / {q} the seats at relative offsets a / b, {amount} a gift in $k
+NAME_TEMPLATES: dict[int, str] = {
+    K_PLACE: "place a worker on contract {c}",
+    K_PASS: "pass",
+    K_GIFT: "give ${amount}k to {q}",
+    K_VOTE: "vote for {p}",
+    K_OUTSIDER: "vote for the Outsider mayor",
+    K_CITY: "put a city worker on contract {c}",
+    K_FESTIVAL: "put a festival on contract {c}",
+    K_BIG_PAPA: f"play {CARD_NAMES[0]} (one more festival, two more city workers)",
+    K_CUT: f"play {CARD_NAMES[1]} against {{p}}",
+    K_MERDE: f"play {CARD_NAMES[2]} against {{p}}",
+    K_GREVE: f"play {CARD_NAMES[3]} (does nothing)",
+    K_RED: f"play {CARD_NAMES[4]} against {{p}}",
+    K_REVENUE: f"play {CARD_NAMES[5]} against {{p}} and {{q}}",
+    K_SPIC: f"play {CARD_NAMES[6]} on contract {{c}}",
+    K_SNITCH: f"play {CARD_NAMES[7]} against {{p}} and {{q}}",
+    K_PAY_FIXED: "pay the year's amount per logo",
+    K_PAY_PERCENT: "pay 10% of my cash per logo (reveals my cash)",
+}
+
+
 def action_name(action: int, seat_name=None) -> str:
     """Readable name; `seat_name(offset)` names the seat at a relative offset (default 'seat +k')."""
     name = seat_name or (lambda k: "myself" if k == 0 else f"seat +{k}")
     kind, a, b = DECODE[action]
-    if kind == K_PLACE:
-        return f"place a worker on contract {a}"
-    if kind == K_PASS:
-        return "pass"
-    if kind == K_GIFT:
-        return f"give ${GIFT_AMOUNTS[a] * 10}k to {name(b)}"
-    if kind == K_VOTE:
-        return f"vote for {name(a)}"
-    if kind == K_OUTSIDER:
-        return "vote for the Outsider mayor"
-    if kind == K_CITY:
-        return f"put a city worker on contract {a}"
-    if kind == K_FESTIVAL:
-        return f"put a festival on contract {a}"
-    if kind == K_BIG_PAPA:
-        return f"play {CARD_NAMES[0]} (one more festival, two more city workers)"
-    if kind == K_CUT:
-        return f"play {CARD_NAMES[1]} against {name(a)}"
-    if kind == K_MERDE:
-        return f"play {CARD_NAMES[2]} against {name(a)}"
-    if kind == K_GREVE:
-        return f"play {CARD_NAMES[3]} (does nothing)"
-    if kind == K_RED:
-        return f"play {CARD_NAMES[4]} against {name(a)}"
-    if kind == K_REVENUE:
-        return f"play {CARD_NAMES[5]} against {name(a)} and {name(b)}"
-    if kind == K_SPIC:
-        return f"play {CARD_NAMES[6]} on contract {a}"
-    if kind == K_SNITCH:
-        return f"play {CARD_NAMES[7]} against {name(a)} and {name(b)}"
-    if kind == K_PAY_FIXED:
-        return "pay the year's amount per logo"
-    return "pay 10% of my cash per logo (reveals my cash)"
+    template = NAME_TEMPLATES[kind]
+    return template.format(
+        c=a,
+        amount=GIFT_AMOUNTS[a] * 10 if kind == K_GIFT else 0,
+        p=name(a) if "{p}" in template else "",
+        q=name(b) if "{q}" in template else "",
+    )
