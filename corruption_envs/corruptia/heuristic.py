@@ -36,31 +36,45 @@ VOTE_WEIGHT = 0.5  # my vote decides the outcome only sometimes
 BLACKMAIL_STAKE = 3  # points at stake before a blackmail card is worth spending
 
 
+class Cells(dict):
+    """cell -> value with a default for cells not listed: the grid has over a thousand cells and the
+    table a few dozen bills, so the heuristic keeps only the occupied ones."""
+
+    def __init__(self, default: int, items: Any = ()) -> None:
+        super().__init__(items)
+        self.default = default
+
+    def __missing__(self, cell: int) -> int:
+        return self.default
+
+
 class Table:
     """The table as read back from an observation."""
 
     def __init__(self, agent: "HeuristicAgent", obs: np.ndarray) -> None:
         lay = agent.layout
         slots = lay.view(obs, "bills")
-        size = len(agent.neighbours)
-        self.dept = [-1] * size
-        self.officials = [0] * size
-        self.cronies = [0] * size
-        self.interview = {}
+        rows = slots[slots[:, S_PRESENT] > 0]
+        cells = [agent.cell_index[cell_at(r, c)] for r, c in rows[:, [S_ROW, S_COL]].tolist()]
+        proposed = rows[:, S_PROPOSED] > 0
+        officials = np.rint(rows[:, S_OFFICIALS] * OFFICIALS_SCALE).astype(int).tolist()
+        cronies = np.rint(rows[:, S_CRONIES] * CRONIES_SCALE).astype(int).tolist()
+        interview = np.rint(rows[:, S_INTERVIEW] * WORKERS_PER_BILL).astype(int).tolist()
+        depts = rows[:, S_DEPT:S_DEPT + NUM_DEPTS].argmax(axis=1).tolist()
         self.proposed = -1
+        self.card, self.officials, self.cronies = Cells(-1), Cells(0), Cells(0)
+        self.interview = {}
         occupied = []
-        for row in slots[slots[:, S_PRESENT] > 0]:
-            i = agent.cell_index[cell_at(row[S_ROW], row[S_COL])]
-            if row[S_PROPOSED]:
+        for k, i in enumerate(cells):
+            if proposed[k]:
                 self.proposed = i
                 continue
             occupied.append(i)
-            self.dept[i] = int(row[S_DEPT:S_DEPT + NUM_DEPTS].argmax())
-            self.officials[i] = int(round(row[S_OFFICIALS] * OFFICIALS_SCALE))
-            self.cronies[i] = int(round(row[S_CRONIES] * CRONIES_SCALE))
-            k = int(round(row[S_INTERVIEW] * WORKERS_PER_BILL))
-            if k:
-                self.interview[i] = k
+            self.card[i] = depts[k] * CARDS_PER_DEPT  # a card of the department stands for it
+            self.officials[i] = officials[k]
+            self.cronies[i] = cronies[k]
+            if interview[k]:
+                self.interview[i] = interview[k]
         self.occupied = sorted(occupied)
         self.neighbours = agent.neighbours
         prop = lay.view(obs, "proposal")
@@ -70,11 +84,13 @@ class Table:
     def values(self, extra: dict | None = None) -> list[int]:
         """Department values, optionally with {cell: (dept, workers, {source cell: officials moved})}
         added to the table."""
-        card = [-1 if d < 0 else d * CARDS_PER_DEPT for d in self.dept]
-        officials = self.officials[:]
-        cronies = self.cronies[:]
+        if not extra:
+            return department_values(self.card, self.officials, self.cronies, self.occupied, self.neighbours)
+        card = Cells(-1, self.card)
+        officials = Cells(0, self.officials)
+        cronies = Cells(0, self.cronies)
         placed = self.occupied[:]
-        for cell, (d, workers, moved) in (extra or {}).items():
+        for cell, (d, workers, moved) in extra.items():
             card[cell] = d * CARDS_PER_DEPT
             officials[cell] = workers
             cronies[cell] = 0
