@@ -112,6 +112,13 @@ SCHEMA: dict[str, dict[str, Key]] = {
             "a map from {self, heuristic, random} to non-negative weights, not all zero",
         ),
     },
+    "imitation": {  # warm start: copy the heuristic before self-play (training/imitation.py)
+        "games": _with(_int(0), 0),  # teacher games to learn from; 0 = start from a random network
+        "explore": _with(_float(0, 1), 0.1),
+        "epochs": _with(_int(1, 100), 3),
+        "batch_size": _with(_int(8), 256),
+        "learning_rate": _with(_float(0, 1, lo_open=True), 1e-3),
+    },
     "eval": {
         "every": _with(_int(1), 50_000),
         "games": _with(_int(1), 200),

@@ -97,6 +97,25 @@ def build_model(config: dict[str, Any], venv: Any, out: Path, resume: bool) -> A
     )
 
 
+def warm_start(model: Any, config: dict[str, Any], export: Any, out: Path) -> None:
+    """Imitate the heuristic (config `imitation`), then measure the copy against the baselines."""
+    from corruption_envs.evaluation import evaluate
+
+    from .imitation import warm_start as imitate
+
+    print(f"imitation: {config['imitation']['games']} heuristic games, fitting the policy ...", flush=True)
+    stats = imitate(model, config)
+    ev = config["eval"]
+    stats["eval"] = [
+        evaluate(export(), config["game"], b, ev["games"], ev["num_players"], ev["seed"], config["env"]).as_dict()
+        for b in ev["baselines"]
+    ]
+    (out / "imitation.json").write_text(json.dumps(stats, indent=1))
+    rates = ", ".join(f"vs {e['baseline']} {e['win_rate']:.2f}" for e in stats["eval"])
+    print(f"imitation: {stats['decisions']} decisions in {stats['collect_seconds']} s, fitted in "
+          f"{stats['fit_seconds']} s, held-out accuracy {stats['heldout_accuracy']:.3f}; {rates}", flush=True)
+
+
 def make_venv(config: dict[str, Any], pool: Any) -> Any:
     """run.vec_env 'dummy': all envs in this process share `pool`; 'subproc': one process per env,
     each with a replica of the pool that the trainer keeps in sync (snapshots, PFSP scores)."""
@@ -150,6 +169,9 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
         pool.load(out / "pool")
     activation = config["ppo"]["activation"]
     export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, commit))  # noqa: E731
+    t0 = time.monotonic()
+    if not resume and config["imitation"]["games"]:
+        warm_start(model, config, export, out)
     if not pool.snapshots:
         pool.add(export(), model.num_timesteps)
     replicated = run["vec_env"] == "subproc"
@@ -161,9 +183,10 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
     total = run["timesteps"]
     callback = SelfPlayCallback(config, out, pool, export, total, progress, replicated)
     remaining = max(0, total - model.num_timesteps)
-    t0, cpu0 = time.monotonic(), time.process_time()
+    t_learn, cpu0 = time.monotonic(), time.process_time()
     model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="ppo")
-    learn_seconds, learn_cpu = time.monotonic() - t0, time.process_time() - cpu0
+    learn_seconds, learn_cpu = time.monotonic() - t_learn, time.process_time() - cpu0
+    train_seconds = time.monotonic() - t0  # imitation + self-play, before the final evaluation
     steps_per_s, steps_per_cpu_s = callback.steps_per_second, callback.steps_per_cpu_second
 
     callback.save_checkpoint()
@@ -175,6 +198,7 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
     plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config["game"])
     summary = {
         "game": config["game"], "timesteps": model.num_timesteps, "commit": commit,
+        "train_seconds": round(train_seconds, 1),
         "learn_seconds": round(learn_seconds, 1), "learn_cpu_seconds": round(learn_cpu, 1),
         "learner_steps_per_s": round(steps_per_s, 1), "learner_steps_per_cpu_s": round(steps_per_cpu_s, 1),
         "load_average": list(os.getloadavg()), "vec_env": run["vec_env"], "players": run["players"],

@@ -1,0 +1,75 @@
+"""The imitation warm start (training/imitation.py) on the toy game, whose heuristic raises whenever
+the mask allows it."""
+import json
+
+import numpy as np
+import pytest
+
+from training.config import ConfigError, load
+from training.imitation import collect, fit
+from training.selfplay import main
+
+GAMMA = 0.9
+
+
+@pytest.fixture(scope="module")
+def demos():
+    return collect("toy", {"num_rounds": 2}, (2, 4), games=60, seed=3, explore=0.0, gamma=GAMMA)
+
+
+def test_every_label_is_the_teachers_legal_choice(demos):
+    assert len(demos) == len(demos.masks) == len(demos.observations) == len(demos.returns)
+    assert demos.masks[np.arange(len(demos)), demos.actions].all()
+    # the toy heuristic raises exactly when raising is legal
+    assert np.array_equal(demos.actions, demos.masks[:, 1].astype(np.int64))
+
+
+def test_returns_are_the_final_reward_discounted_by_the_seats_remaining_moves():
+    # one 3-player game of two laps: seats decide in the order 0 1 2 0 1 2, so each seat's first
+    # decision is worth gamma x its last one, which carries the seat's final reward
+    one = collect("toy", {"num_rounds": 2}, (3, 3), games=1, seed=11, explore=0.0, gamma=GAMMA)
+    assert len(one) == 6
+    assert np.allclose(one.returns[:3], GAMMA * one.returns[3:])
+    assert np.abs(one.returns[3:]).max() > 0  # someone won or lost
+
+
+def test_exploration_changes_the_games_but_not_the_labels():
+    plain = collect("toy", {"num_rounds": 2}, (3, 3), games=30, seed=5, explore=0.0, gamma=GAMMA)
+    noisy = collect("toy", {"num_rounds": 2}, (3, 3), games=30, seed=5, explore=0.5, gamma=GAMMA)
+    assert not np.array_equal(plain.observations, noisy.observations)  # other moves were played
+    assert np.array_equal(noisy.actions, noisy.masks[:, 1].astype(np.int64))  # still the teacher's
+
+
+def test_fitting_makes_the_policy_play_like_the_teacher(demos):
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.pool import OpponentPool
+    from training.wrapper import SelfPlayEnv
+
+    pool = OpponentPool({"heuristic": 1.0}, 1, 1.0)
+    venv = DummyVecEnv([lambda: SelfPlayEnv("toy", {"num_rounds": 2}, (2, 4), pool, seed=0)])
+    model = MaskablePPO("MlpPolicy", venv, seed=0, device="cpu", policy_kwargs={"net_arch": [16, 16]})
+    stats = fit(model.policy, demos, epochs=30, batch_size=32, learning_rate=3e-3, seed=0, holdout=0.3)
+    assert stats["heldout_accuracy"] > 0.95
+    obs, masks = demos.observations, demos.masks
+    free = masks.all(axis=1)  # positions where the teacher had a real choice
+    actions, _ = model.predict(obs[free], action_masks=masks[free], deterministic=True)
+    assert (actions == 1).mean() > 0.95
+
+
+def test_imitation_keys_are_checked():
+    with pytest.raises(ConfigError, match=r"imitation.explore=2 is not allowed"):
+        load("corruption", sets=["imitation.explore=2"])
+    with pytest.raises(ConfigError, match=r"unknown config key 'imitation.teacher'"):
+        load("corruption", sets=["imitation.teacher=random"])
+
+
+def test_a_run_with_imitation_records_it_and_starts_from_the_copy(toy_config_file, tmp_path):
+    out = tmp_path / "run"
+    assert main(["--config", str(toy_config_file), "--out", str(out), "--no-progress", "--timesteps", "256",
+                 "--set", "imitation.games=40", "--set", "imitation.epochs=20"]) == 0
+    stats = json.loads((out / "imitation.json").read_text())
+    assert stats["games"] == 40 and stats["decisions"] > 40 * 2 * 2
+    assert {e["baseline"] for e in stats["eval"]} == {"random", "heuristic"}
+    assert stats["heldout_accuracy"] > 0.9
