@@ -114,9 +114,10 @@ class SelfPlayCallback(BaseCallback):
         if self.replicated:
             self.training_env.env_method("sync_pool_scores", self.pool.scores())
 
-    def run_evaluation(self, games: int | None = None) -> list[Result]:
+    def run_evaluation(self, games: int | None = None, policy: Any = None) -> list[Result]:
+        """Evaluate `policy` (default: the learner now) against each baseline and log it."""
         ev = self.config["eval"]
-        policy = self.export()
+        policy = policy or self.export()
         results = [
             evaluate(policy, self.config["game"], b, games or ev["games"], ev["num_players"], ev["seed"],
                      self.config["env"])

@@ -123,6 +123,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "every": _with(_int(1), 50_000),
         "games": _with(_int(1), 200),
         "final_games": _with(_int(1), 1000),
+        "select_from": _with(_int(0), 0),  # also score the last N snapshots and keep the best (0 = final policy)
+        "select_games": _with(_int(1), 200),
         "num_players": _with(_int(1), 4),
         "seed": _with(_int(0), 12345),
         "baselines": Key(

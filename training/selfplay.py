@@ -190,11 +190,17 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
     steps_per_s, steps_per_cpu_s = callback.steps_per_second, callback.steps_per_cpu_second
 
     callback.save_checkpoint()
-    final = export()
+    final, selection = export(), []
+    ev = config["eval"]
+    if ev["select_from"]:
+        from .selection import select_best
+
+        earlier = [(s.step, s.policy) for s in pool.snapshots if s.step < model.num_timesteps]
+        recent = earlier[-ev["select_from"]:]
+        final, selection = select_best([(model.num_timesteps, final), *recent], config)
     final.save(out / "policy.npz")
     model.save(out / "model.zip")
-    ev = config["eval"]
-    results = callback.run_evaluation(ev["final_games"])
+    results = callback.run_evaluation(ev["final_games"], final)
     plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config["game"])
     summary = {
         "game": config["game"], "timesteps": model.num_timesteps, "commit": commit,
@@ -203,6 +209,7 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
         "learner_steps_per_s": round(steps_per_s, 1), "learner_steps_per_cpu_s": round(steps_per_cpu_s, 1),
         "load_average": list(os.getloadavg()), "vec_env": run["vec_env"], "players": run["players"],
         "stopped": callback.stop_reason or "timesteps reached", "pool_mix": pool_cfg["mix"],
+        "selection": selection, "policy_timesteps": final.meta["timesteps"],
         "final_eval": [r.as_dict() for r in results],
     }
     (out / "results.json").write_text(json.dumps(summary, indent=1))
@@ -215,7 +222,9 @@ def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> 
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{summary['game']}: final policy after {summary['timesteps']} steps "
+    picked = "" if summary["policy_timesteps"] == summary["timesteps"] else (
+        f", the snapshot at {summary['policy_timesteps']} steps picked by validation")
+    table = Table(title=f"{summary['game']}: final policy after {summary['timesteps']} steps{picked} "
                         f"({summary['learner_steps_per_s']:.0f} learner steps/s)")
     for col in ("vs", "players", "games", "win rate", "95% Wilson interval"):
         table.add_column(col)

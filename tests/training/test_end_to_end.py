@@ -100,3 +100,18 @@ def test_evaluate_cli_reports_each_baseline_with_its_interval(run, capsys):
     rows = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert [(r["baseline"], r["games"], r["num_players"]) for r in rows] == [("random", 12, 3), ("heuristic", 12, 3)]
     assert all(r["ci_low"] <= r["win_rate"] <= r["ci_high"] for r in rows)
+
+
+def test_selection_keeps_the_best_scoring_candidate(toy_yaml_path, tmp_path):
+    out = tmp_path / "picked"
+    assert main(["--config", str(toy_yaml_path), "--out", str(out), "--no-progress",
+                 "--set", "eval.select_from=2", "--set", "eval.select_games=30"]) == 0
+    results = json.loads((out / "results.json").read_text())
+    rows = results["selection"]
+    assert len(rows) == 3  # the final policy and the two latest snapshots before it
+    picked = [r for r in rows if r["picked"]]
+    assert len(picked) == 1 and picked[0]["score"] == max(r["score"] for r in rows)
+    for r in rows:
+        assert r["score"] == pytest.approx((r["win_rate_vs_random"] + r["win_rate_vs_heuristic"]) / 2)
+    policy = load_policy(out / "policy.npz", raw_env(num_players=3))
+    assert policy.meta["timesteps"] == picked[0]["timesteps"] == results["policy_timesteps"]

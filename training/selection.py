@@ -1,0 +1,32 @@
+"""Pick the final policy among the run's last snapshots by a validation tournament (SB3's "best model").
+
+Fine-tuning moves the policy along a noisy path: two runs of one config end at policies whose strength
+differs by more than the gain PPO made. Scoring the final policy and the last `eval.select_from`
+snapshots on `eval.select_games` validation deals per baseline (seed `eval.seed + 1`, distinct from the
+periodic and final evaluations, the evaluation CLI and the gate) and keeping the best makes the result
+depend less on where the path stopped. The score is the mean win rate over `eval.baselines`; the
+final evaluation then measures the pick on other deals, so the selection does not bias it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from corruption_envs.evaluation import evaluate
+
+
+def select_best(candidates: list[tuple[int, Any]], config: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+    """`candidates`: (learner steps, policy) pairs. Returns the best policy and every candidate's scores."""
+    ev = config["eval"]
+    scored = []
+    for step, policy in candidates:
+        rates = {
+            b: evaluate(policy, config["game"], b, ev["select_games"], ev["num_players"], ev["seed"] + 1,
+                        config["env"]).rate
+            for b in ev["baselines"]
+        }
+        scored.append({"timesteps": step, "score": sum(rates.values()) / len(rates),
+                       **{f"win_rate_vs_{b}": r for b, r in rates.items()}})
+    best = max(range(len(scored)), key=lambda i: (scored[i]["score"], scored[i]["timesteps"]))
+    for i, row in enumerate(scored):
+        row["picked"] = i == best
+    return candidates[best][1], scored
