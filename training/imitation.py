@@ -11,7 +11,6 @@ teacher's), so the data also covers positions the teacher would not have reached
 """
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -122,18 +121,11 @@ def fit(
 
 def warm_start(model: Any, config: dict[str, Any]) -> dict[str, Any]:
     """Collect the teacher's games and fit `model`'s policy to them; returns what was measured."""
-    import torch
-
     im, run = config["imitation"], config["run"]
     t0 = time.monotonic()
     data = collect(config["game"], config["env"], tuple(run["players"]), im["games"], run["seed"],
                    im["explore"], config["ppo"]["gamma"])
     t1 = time.monotonic()
-    threads = torch.get_num_threads()
-    torch.set_num_threads(max(threads, os.cpu_count() or 1))  # no env runs during the fit: use every core
-    try:
-        stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"])
-    finally:
-        torch.set_num_threads(threads)
+    stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"])
     return {"teacher": "heuristic", "games": im["games"], "decisions": len(data),
             "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats}
