@@ -9,7 +9,7 @@ from typing import Any, Callable
 from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
-from .evaluate import Result, evaluate
+from .evaluate import Result, against_baselines
 from .pool import OpponentPool
 
 METRIC_FIELDS = [
@@ -116,13 +116,8 @@ class SelfPlayCallback(BaseCallback):
 
     def run_evaluation(self, games: int | None = None, policy: Any = None) -> list[Result]:
         """Evaluate `policy` (default: the learner now) against each baseline and log it."""
-        ev = self.config["eval"]
-        policy = policy or self.export()
-        results = [
-            evaluate(policy, self.config["game"], b, games or ev["games"], ev["num_players"], ev["seed"],
-                     self.config["env"])
-            for b in ev["baselines"]
-        ]
+        policy = self.export() if policy is None else policy
+        results = against_baselines(policy, self.config, games or self.config["eval"]["games"])
         self.log_results(results)
         return results
 

@@ -1,11 +1,22 @@
 """Seeded evaluation of an agent against baseline bots, seats rotated, with 95% Wilson intervals."""
 from __future__ import annotations
 
+from typing import Any
+
 import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.evaluation import Result, evaluate, wilson_interval
 
-__all__ = ["Result", "evaluate", "wilson_interval", "results_rows", "main"]
+__all__ = ["Result", "evaluate", "against_baselines", "wilson_interval", "results_rows", "main"]
+
+
+def against_baselines(policy: Any, config: dict[str, Any], games: int, seed: int | None = None) -> list[Result]:
+    """`policy` against each of the training config's `eval.baselines`, on the deals of `seed`
+    (default `eval.seed`)."""
+    ev = config["eval"]
+    seed = ev["seed"] if seed is None else seed
+    return [evaluate(policy, config["game"], b, games, ev["num_players"], seed, config["env"])
+            for b in ev["baselines"]]
 
 
 def results_rows(results: list[Result]) -> list[list[str]]:

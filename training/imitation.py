@@ -11,9 +11,11 @@ teacher's), so the data also covers positions the teacher would not have reached
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 
@@ -119,13 +121,23 @@ def fit(
         }
 
 
-def warm_start(model: Any, config: dict[str, Any]) -> dict[str, Any]:
-    """Collect the teacher's games and fit `model`'s policy to them; returns what was measured."""
+def warm_start(model: Any, config: dict[str, Any], export: Callable[[], Any], out: Path) -> dict[str, Any]:
+    """Collect the teacher's games, fit `model`'s policy to them, measure the copy (`export()`) against
+    the baselines; writes and returns what was measured (`out/imitation.json`)."""
+    from .evaluate import against_baselines
+
     im, run = config["imitation"], config["run"]
+    print(f"imitation: {im['games']} heuristic games, fitting the policy ...", flush=True)
     t0 = time.monotonic()
     data = collect(config["game"], config["env"], tuple(run["players"]), im["games"], run["seed"],
                    im["explore"], config["ppo"]["gamma"])
     t1 = time.monotonic()
     stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"])
-    return {"teacher": "heuristic", "games": im["games"], "decisions": len(data),
-            "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats}
+    stats = {"teacher": "heuristic", "games": im["games"], "decisions": len(data),
+             "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats,
+             "eval": [r.as_dict() for r in against_baselines(export(), config, config["eval"]["games"])]}
+    (out / "imitation.json").write_text(json.dumps(stats, indent=1))
+    rates = ", ".join(f"vs {e['baseline']} {e['win_rate']:.2f}" for e in stats["eval"])
+    print(f"imitation: {stats['decisions']} decisions in {stats['collect_seconds']} s, fitted in "
+          f"{stats['fit_seconds']} s, held-out accuracy {stats['heldout_accuracy']:.3f}; {rates}", flush=True)
+    return stats

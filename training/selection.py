@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from corruption_envs.evaluation import evaluate
+from .evaluate import against_baselines
 
 
 def select_best(candidates: list[tuple[int, Any]], config: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
@@ -19,11 +19,7 @@ def select_best(candidates: list[tuple[int, Any]], config: dict[str, Any]) -> tu
     ev = config["eval"]
     scored = []
     for step, policy in candidates:
-        rates = {
-            b: evaluate(policy, config["game"], b, ev["select_games"], ev["num_players"], ev["seed"] + 1,
-                        config["env"]).rate
-            for b in ev["baselines"]
-        }
+        rates = {r.baseline: r.rate for r in against_baselines(policy, config, ev["select_games"], ev["seed"] + 1)}
         scored.append({"timesteps": step, "score": sum(rates.values()) / len(rates),
                        **{f"win_rate_vs_{b}": r for b, r in rates.items()}})
     best = max(range(len(scored)), key=lambda i: (scored[i]["score"], scored[i]["timesteps"]))

@@ -97,25 +97,6 @@ def build_model(config: dict[str, Any], venv: Any, out: Path, resume: bool) -> A
     )
 
 
-def warm_start(model: Any, config: dict[str, Any], export: Any, out: Path) -> None:
-    """Imitate the heuristic (config `imitation`), then measure the copy against the baselines."""
-    from corruption_envs.evaluation import evaluate
-
-    from .imitation import warm_start as imitate
-
-    print(f"imitation: {config['imitation']['games']} heuristic games, fitting the policy ...", flush=True)
-    stats = imitate(model, config)
-    ev = config["eval"]
-    stats["eval"] = [
-        evaluate(export(), config["game"], b, ev["games"], ev["num_players"], ev["seed"], config["env"]).as_dict()
-        for b in ev["baselines"]
-    ]
-    (out / "imitation.json").write_text(json.dumps(stats, indent=1))
-    rates = ", ".join(f"vs {e['baseline']} {e['win_rate']:.2f}" for e in stats["eval"])
-    print(f"imitation: {stats['decisions']} decisions in {stats['collect_seconds']} s, fitted in "
-          f"{stats['fit_seconds']} s, held-out accuracy {stats['heldout_accuracy']:.3f}; {rates}", flush=True)
-
-
 def make_venv(config: dict[str, Any], pool: Any) -> Any:
     """run.vec_env 'dummy': all envs in this process share `pool`; 'subproc': one process per env,
     each with a replica of the pool that the trainer keeps in sync (snapshots, PFSP scores)."""
@@ -171,6 +152,8 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
     export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, commit))  # noqa: E731
     t0 = time.monotonic()
     if not resume and config["imitation"]["games"]:
+        from .imitation import warm_start
+
         warm_start(model, config, export, out)
     if not pool.snapshots:
         pool.add(export(), model.num_timesteps)
