@@ -42,9 +42,8 @@ def collect(
     seed: int,
     explore: float,
     gamma: float,
-    teacher: str = "heuristic",
 ) -> Demonstrations:
-    """Play `games` seeded games with `teacher` in every seat and record every decision."""
+    """Play `games` seeded games with the heuristic in every seat and record every decision."""
     rng = np.random.default_rng(seed)
     envs: dict[int, Any] = {}
     obs, masks, actions, returns = [], [], [], []
@@ -52,7 +51,7 @@ def collect(
         n = int(rng.integers(players[0], players[1] + 1))
         if n not in envs:
             env = corruption_envs.env(game, num_players=n, **env_config)
-            envs[n] = (env, [make_agent(teacher, env, seed=int(rng.integers(2**31))) for _ in range(n)])
+            envs[n] = (env, [make_agent("heuristic", env, seed=int(rng.integers(2**31))) for _ in range(n)])
         env, bots = envs[n]
         env.reset(seed=int(rng.integers(2**63)))
         rows: list[list[int]] = [[] for _ in range(n)]  # per seat, indices of its decisions
@@ -111,12 +110,12 @@ def fit(
     policy.set_training_mode(False)
     with torch.no_grad():
         obs, act, mask, ret = batch(test)
-        values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
-        dist = policy.get_distribution(obs, action_masks=mask.numpy())
+        dist = policy.get_distribution(obs, action_masks=mask)
+        values = policy.predict_values(obs)
         greedy = dist.distribution.probs.argmax(dim=1)
         return {
             "heldout_accuracy": float((greedy == act).float().mean()),
-            "heldout_cross_entropy": float(-log_prob.mean()),
+            "heldout_cross_entropy": float(-dist.log_prob(act).mean()),
             "heldout_value_mse": float(F.mse_loss(values.flatten(), ret)),
         }
 
