@@ -9,7 +9,8 @@ Strategy, as a guide would put it:
 - Vote for bills that raise the departments in your hand, and collect the People's favour: YES on the
   die's department and NO in a revolution each bring a token (5 points). Obey blackmail (disobeying
   costs a token) unless the bill matters more; take offers that pay for the vote you would cast anyway.
-  Never stay absent: it costs a token.
+  Never stay absent: it costs a token. (Absent anyway, e.g. when an exploring learner played its
+  seat, give up the weakest card if the discard zone offers a stronger one.)
 - Blackmail when the vote matters to you: demand your vote from the opponent with the most tokens.
 - With no bill you can staff, throw away the card of your weakest department.
 """
@@ -143,17 +144,25 @@ class HeuristicAgent:
             return self._negotiate(obs, action_mask, counts)
         if phase == VOTE:
             return self._vote(obs, action_mask, counts)
-        if phase == SWAP_GIVE:
-            return self.codec.keep_hand
-        if phase in (SWAP_TAKE, DISCARD):
+        if phase in (SWAP_GIVE, SWAP_TAKE, DISCARD):
             values = [round(v * 200) for v in obs[self.layout["department_values"]]]
 
             # take the strongest card / give up the weakest one
             def worth(c: int) -> float:
                 return values[DEPT[c]] * 4 + counts[DEPT[c]] + self.rng.random()
-            cards = [int(a) for a in legal]
-            return max(cards, key=worth) if phase == SWAP_TAKE else min(cards, key=worth)
+            cards = [int(a) for a in legal if a < self.codec.cell0]
+            if phase == SWAP_TAKE:
+                return max(cards, key=worth)
+            weakest = min(cards, key=worth)
+            if phase == SWAP_GIVE and not self._zone_beats(obs, values, weakest):
+                return self.codec.keep_hand
+            return weakest
         return int(legal[self.rng.integers(legal.size)])
+
+    def _zone_beats(self, obs: np.ndarray, values: list[int], card: int) -> bool:
+        """Whether the discard zone holds a card of a department worth more than `card`'s."""
+        zone = np.flatnonzero(obs[self.layout["discard_zone"]]).tolist()
+        return any(values[DEPT[c]] > values[DEPT[card]] for c in zone if c != card)
 
     def _choose_bill(self, legal: np.ndarray, counts: list[int]) -> int:
         # the department I hold most of (after this card leaves my hand); ties broken at random

@@ -11,7 +11,7 @@ from corruption_envs.corruptia.invariants import check_invariants
 from corruption_envs.corruptia.observer import (
     S_COL, S_CRONIES, S_DEPT, S_INTERVIEW, S_NEIGHBOURS, S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, cell_at,
 )
-from corruption_envs.corruptia.state import OVER
+from corruption_envs.corruptia.state import ABSENT, OVER, SWAP_GIVE
 from corruption_envs.evaluation import evaluate
 from corruption_envs.corruptia.tables import DEPT
 
@@ -169,3 +169,30 @@ def test_the_bill_slots_show_the_table_in_the_order_placed_then_the_proposed_bil
         if j in rules.grid.triangle:
             assert slots[3, S_NEIGHBOURS + d] == 1
             assert slots[s.placed.index(j), S_NEIGHBOURS + (d + 3) % 6] == 1
+
+
+def test_an_absent_heuristic_gives_up_its_weakest_card_only_for_a_stronger_one_in_the_discard_zone():
+    rules, s = game(4, seed=3)
+    s.tokens = [1, 1, 1, 1]
+    propose(rules, s)
+    pass_all(rules, s)
+    a = (s.proposer + 1) % 4
+    vote(rules, s, {a: ABSENT})
+    assert s.phase == SWAP_GIVE and s.actor == a
+    lay, mask = rules.observation_layout, rules.legal_mask(s)
+    obs = rules.observe(s, a)
+    hand = np.flatnonzero(obs[lay["my_hand"]]).tolist()
+    weak = DEPT[hand[0]]
+    assert any(DEPT[c] != weak for c in hand)
+    values, zone = obs[lay["department_values"]], obs[lay["discard_zone"]]
+    values[:] = 0.1
+    values[weak] = 0.0
+    stronger = next(c for c in range(90) if DEPT[c] != weak and c not in hand)
+    weaker = next(c for c in range(90) if DEPT[c] == weak and c not in hand)
+    bot = HeuristicAgent(corruptia_env(num_players=4), seed=0)
+    zone[:] = 0
+    zone[stronger] = 1
+    assert DEPT[bot.act(obs, mask)] == weak
+    zone[:] = 0
+    zone[weaker] = 1
+    assert bot.act(obs, mask) == rules.codec.keep_hand
