@@ -8,6 +8,9 @@ fitted by masked cross-entropy to the teacher's actions and the critic by square
 rewards, so the first PPO updates start from a critic that already knows the game's value.
 With probability `imitation.explore` the played move is a random legal one (the label stays the
 teacher's), so the data also covers positions the teacher would not have reached by itself.
+`imitation.smoothing` spreads that share of each label over the position's legal moves, so the copy
+keeps trying what the teacher never plays (Corruptia's teacher never stays absent, yet absence with a
+swap pays) and PPO can find out whether it is worth more.
 """
 from __future__ import annotations
 
@@ -78,9 +81,19 @@ def collect(
                           np.array(returns, dtype=np.float32))
 
 
+def cross_entropy(dist: Any, actions: Any, masks: Any, smoothing: float = 0.0) -> Any:
+    """Mean cross-entropy of a masked distribution to labels smoothed by `smoothing` over the legal moves."""
+    log_p = dist.distribution.logits  # normalised; illegal moves near -1e8
+    loss = -log_p.gather(1, actions[:, None]).squeeze(1)
+    if smoothing:
+        legal_mean = (log_p * masks).sum(1) / masks.sum(1)
+        loss = (1.0 - smoothing) * loss - smoothing * legal_mean
+    return loss.mean()
+
+
 def fit(
     policy: Any, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int,
-    holdout: float = 0.05,
+    smoothing: float = 0.0, holdout: float = 0.05,
 ) -> dict[str, float]:
     """Fit an sb3 MaskableActorCriticPolicy to `data`; returns held-out accuracy and losses."""
     import torch
@@ -101,8 +114,9 @@ def fit(
     for _ in range(epochs):
         for idx in train[torch.randperm(len(train), generator=gen)].split(batch_size):
             obs, act, mask, ret = batch(idx)
-            values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
-            loss = -log_prob.mean() + 0.5 * F.mse_loss(values.flatten(), ret)
+            dist = policy.get_distribution(obs, action_masks=mask)
+            values = policy.predict_values(obs)
+            loss = cross_entropy(dist, act, mask, smoothing) + 0.5 * F.mse_loss(values.flatten(), ret)
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
@@ -115,7 +129,7 @@ def fit(
         greedy = dist.distribution.probs.argmax(dim=1)
         return {
             "heldout_accuracy": float((greedy == act).float().mean()),
-            "heldout_cross_entropy": float(-dist.log_prob(act).mean()),
+            "heldout_cross_entropy": float(cross_entropy(dist, act, mask)),
             "heldout_value_mse": float(F.mse_loss(values.flatten(), ret)),
         }
 
@@ -131,7 +145,8 @@ def warm_start(model: Any, config: dict[str, Any], export: Callable[[], Any], ou
     data = collect(config["game"], config["env"], tuple(run["players"]), im["games"], run["seed"],
                    im["explore"], config["ppo"]["gamma"])
     t1 = time.monotonic()
-    stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"])
+    stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"],
+                im["smoothing"])
     stats = {"teacher": "heuristic", "games": im["games"], "decisions": len(data),
              "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats,
              "eval": [r.as_dict() for r in against_baselines(export(), config, config["eval"]["games"])]}
