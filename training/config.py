@@ -102,6 +102,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "max_grad_norm": _with(_float(0, 100, lo_open=True), 0.5),
         "net_arch": _int_list([128, 128]),
         "activation": _choice("tanh", "tanh", "relu"),
+        # residual learning on a bot: its move's logit gets a learned bonus (training/prior.py)
+        "prior": _choice("none", "none", "heuristic"),
+        "prior_weight": _with(_float(0, 20), 3.0),  # the bonus at the start
     },
     "pool": {
         "snapshot_every": _with(_int(1), 50_000),
@@ -244,6 +247,11 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
             f"{config['run']['n_envs'] * ppo['n_steps']}"
         )
     return config
+
+
+def prior_bot(config: dict[str, Any]) -> str | None:
+    """The bot the policy builds on (`ppo.prior`), or None."""
+    return None if config["ppo"]["prior"] == "none" else config["ppo"]["prior"]
 
 
 def load(

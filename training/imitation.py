@@ -8,6 +8,8 @@ fitted by masked cross-entropy to the teacher's actions and the critic by square
 rewards, so the first PPO updates start from a critic that already knows the game's value.
 With probability `imitation.explore` the played move is a random legal one (the label stays the
 teacher's), so the data also covers positions the teacher would not have reached by itself.
+A policy with the heuristic as its prior (`ppo.prior`) plays the teacher's moves from the start, so
+for it the warm start fits the critic only.
 """
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ import numpy as np
 
 import corruption_envs
 from corruption_envs.bots import make_agent
+
+from .config import prior_bot
 
 
 @dataclass
@@ -80,9 +84,11 @@ def collect(
 
 def fit(
     policy: Any, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int,
-    holdout: float = 0.05,
+    holdout: float = 0.05, critic_only: bool = False,
 ) -> dict[str, float]:
-    """Fit an sb3 MaskableActorCriticPolicy to `data`; returns held-out accuracy and losses."""
+    """Fit an sb3 MaskableActorCriticPolicy to `data`; returns held-out accuracy and losses.
+    `critic_only` is for a `PriorPolicy`, which plays the teacher's moves already: its observations
+    get the teacher's move as the prior's one-hot, and only the value loss is trained."""
     import torch
     import torch.nn.functional as F
 
@@ -94,15 +100,19 @@ def fit(
 
     def batch(idx: torch.Tensor) -> tuple[torch.Tensor, ...]:
         i = idx.numpy()
-        return (torch.from_numpy(data.observations[i]), torch.from_numpy(data.actions[i]),
-                torch.from_numpy(data.masks[i]), torch.from_numpy(data.returns[i]))
+        obs, act = torch.from_numpy(data.observations[i]), torch.from_numpy(data.actions[i])
+        if critic_only:  # the prior's one-hot, built per batch (a stored copy would double the data)
+            obs = torch.cat([obs, F.one_hot(act, data.masks.shape[1]).float()], dim=1)
+        return obs, act, torch.from_numpy(data.masks[i]), torch.from_numpy(data.returns[i])
 
     policy.set_training_mode(True)
     for _ in range(epochs):
         for idx in train[torch.randperm(len(train), generator=gen)].split(batch_size):
             obs, act, mask, ret = batch(idx)
             values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
-            loss = -log_prob.mean() + 0.5 * F.mse_loss(values.flatten(), ret)
+            loss = 0.5 * F.mse_loss(values.flatten(), ret)
+            if not critic_only:
+                loss = loss - log_prob.mean()
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
@@ -131,7 +141,8 @@ def warm_start(model: Any, config: dict[str, Any], export: Callable[[], Any], ou
     data = collect(config["game"], config["env"], tuple(run["players"]), im["games"], run["seed"],
                    im["explore"], config["ppo"]["gamma"])
     t1 = time.monotonic()
-    stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"])
+    stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"],
+                critic_only=prior_bot(config) is not None)
     stats = {"teacher": "heuristic", "games": im["games"], "decisions": len(data),
              "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats,
              "eval": [r.as_dict() for r in against_baselines(export(), config, config["eval"]["games"])]}

@@ -4,6 +4,9 @@ Each episode draws the player count from the configured range and the learner's 
 the other seats from the opponent pool, and plays the opponents until it is the learner's turn or the
 game ends. The learner's terminal reward is read from the AEC env even when an opponent's move ends
 the game. Opponents act from their own observation and mask only.
+
+With `prior="heuristic"` the learner's observation ends with a one-hot of the heuristic's move for
+it (zeros once the game is over), which a `training.prior.PriorPolicy` adds to its logits.
 """
 from __future__ import annotations
 
@@ -36,6 +39,7 @@ class SelfPlayEnv(gym.Env):
         players: tuple[int, int],
         pool: OpponentPool,
         seed: int | None = None,
+        prior: str | None = None,
     ) -> None:
         self.game, self.env_config = game, dict(env_config)
         self.players = (int(players[0]), int(players[1]))
@@ -45,8 +49,12 @@ class SelfPlayEnv(gym.Env):
         self.rng = np.random.default_rng(seed)
         probe = self._env_for(self.players[0])
         # observations are padded to the game's max_players, so one size serves every player count
-        self.observation_space = gym.spaces.Box(0.0, 1.0, (probe.observation_layout.size,), np.float32)
+        self.obs_size = probe.observation_layout.size
+        self.prior = prior
+        tail = probe.num_actions if prior else 0
+        self.observation_space = gym.spaces.Box(0.0, 1.0, (self.obs_size + tail,), np.float32)
         self.action_space = gym.spaces.Discrete(probe.num_actions)
+        self._obs = np.zeros(self.observation_space.shape, np.float32)  # reused: vec envs copy it
         self.env: GameEnv = probe
         self.learner = "player_0"
         self.opponents: list[Agent | None] = []
@@ -70,7 +78,8 @@ class SelfPlayEnv(gym.Env):
         kind = self.pool.sample_kind(self.rng)
         if kind == "self":
             snap = self.pool.sample_snapshot(self.rng)
-            return SampledPolicy(snap.policy, self.rng), snap.ident, kind
+            prior_bot = self._heuristic(n, seat) if snap.policy.prior else None
+            return SampledPolicy(snap.policy, self.rng, prior_bot), snap.ident, kind
         if kind == "heuristic":
             return self._heuristic(n, seat), None, kind
         return self.random_agent, None, kind
@@ -97,13 +106,13 @@ class SelfPlayEnv(gym.Env):
             env.reset(seed=int(self.rng.integers(2**63)))
             if not self._play_opponents():
                 break  # the learner is on turn; (a game over before its first move is redrawn)
-        return env.observe(self.learner)["observation"], {}
+        return self._observe(over=False), {}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         env = self.env
         env.step(int(action))
         over = self._play_opponents()
-        obs = env.observe(self.learner)["observation"]
+        obs = self._observe(over)
         if not over:
             return obs, 0.0, False, False, {}
         return obs, float(env.rewards[self.learner]), True, False, self._finish()
@@ -111,6 +120,19 @@ class SelfPlayEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions now (MaskablePPO reads this through the vec env)."""
         return self.env.action_mask()
+
+    def _observe(self, over: bool) -> np.ndarray:
+        seen = self.env.observe(self.learner)
+        if self.prior is None:
+            return seen["observation"]
+        obs = self._obs
+        obs[: self.obs_size] = seen["observation"]
+        obs[self.obs_size:] = 0.0
+        if not over:
+            seat = self.env.agent_name_mapping[self.learner]
+            hint = self._heuristic(len(self.env.possible_agents), seat).act(seen["observation"], seen["action_mask"])
+            obs[self.obs_size + hint] = 1.0
+        return obs
 
     # --- turn logic ------------------------------------------------------------------------------------
     def _play_opponents(self) -> bool:
