@@ -24,7 +24,7 @@ import numpy as np
 import corruption_envs
 from corruption_envs.bots import make_agent
 
-from .config import prior_bot
+from .config import bot_option
 
 
 @dataclass
@@ -142,7 +142,7 @@ def warm_start(model: Any, config: dict[str, Any], export: Callable[[], Any], ou
                    im["explore"], config["ppo"]["gamma"])
     t1 = time.monotonic()
     stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"],
-                critic_only=prior_bot(config) is not None)
+                critic_only=bot_option(config, "prior") is not None)
     stats = {"teacher": "heuristic", "games": im["games"], "decisions": len(data),
              "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats,
              "eval": [r.as_dict() for r in against_baselines(export(), config, config["eval"]["games"])]}

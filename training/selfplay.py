@@ -88,7 +88,7 @@ def build_model(config: dict[str, Any], venv: Any, out: Path, resume: bool) -> A
     arch = list(ppo["net_arch"])
     policy_kwargs = {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": ACTIVATION_MODULES[ppo["activation"]]}
     policy: Any = "MlpPolicy"
-    if cfg.prior_bot(config):
+    if cfg.bot_option(config, "prior"):
         from .prior import PriorPolicy
 
         policy, policy_kwargs["prior_weight"] = PriorPolicy, ppo["prior_weight"]
@@ -114,13 +114,13 @@ def make_venv(config: dict[str, Any], pool: Any) -> Any:
     run, pool_cfg = config["run"], config["pool"]
     players = tuple(run["players"])
     subproc = run["vec_env"] == "subproc"
-    prior = cfg.prior_bot(config)
+    prior = cfg.bot_option(config, "prior")
 
     def maker(i: int):
         def make() -> SelfPlayEnv:
             own = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"]) if subproc else pool
             return SelfPlayEnv(config["game"], config["env"], players, own, seed=run["seed"] * 7919 + i,
-                               prior=prior)
+                               prior=prior, reward_baseline=cfg.bot_option(config, "reward_baseline"))
 
         return make
 
@@ -156,7 +156,7 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
     model = build_model(config, venv, out, resume)
     if resume:
         pool.load(out / "pool")
-    activation, prior = config["ppo"]["activation"], cfg.prior_bot(config)
+    activation, prior = config["ppo"]["activation"], cfg.bot_option(config, "prior")
     export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, commit),  # noqa: E731
                                   prior)
     t0 = time.monotonic()
