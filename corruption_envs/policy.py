@@ -4,7 +4,8 @@ A policy file is an `.npz` archive read with `allow_pickle=False`:
 
 - `meta`: a 0-d unicode array holding JSON: format, format_version, game, game_version, min_players,
   max_players (the player counts it was trained for), obs_size, num_actions, activation, num_layers,
-  and free-form provenance (training config, git commit, steps).
+  prior and prior_weight (version 2: a bot whose move gets `prior_weight` added to its logit, or
+  null), and free-form provenance (training config, git commit, steps).
 - `w0, b0, ..., w{k-1}, b{k-1}`: the hidden layers of the actor, `w` shaped (inputs, outputs).
 - `w_out, b_out`: the action head (logits).
 
@@ -20,16 +21,21 @@ from typing import Any
 
 import numpy as np
 
-from .core import GameEnv, PolicyFileError
+from .core import Agent, GameEnv, PolicyFileError
 
 FORMAT = "corruption_envs.policy"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READS_VERSIONS = (1, 2)  # version 1 files predate the prior and have none
 ACTIVATIONS = ("tanh", "relu")
+PRIORS = ("heuristic",)  # bots a policy may build on (`corruption_envs.bots.make_agent` specs)
 
 
 class NumpyPolicy:
     """An MLP actor: obs -> hidden layers -> logits; illegal actions masked out.
 
+    With a `prior` bot (residual policy learning), the logit of the bot's move gets `prior_weight`
+    added, so the network learns corrections to the bot rather than the whole game; such a policy
+    builds its bot for an env with `bind(env)` (`load_policy` and `evaluate` do).
     Greedy (argmax of the legal logits) by default; with `sample=True` it draws from the masked
     softmax using its own generator seeded by `seed`.
     """
@@ -42,17 +48,31 @@ class NumpyPolicy:
         meta: dict[str, Any] | None = None,
         sample: bool = False,
         seed: int | None = None,
+        prior: str | None = None,
+        prior_weight: float = 0.0,
     ) -> None:
         if activation not in ACTIVATIONS:
             raise PolicyFileError(
                 f"unknown activation {activation!r}; a policy file must use one of {ACTIVATIONS}"
             )
+        if prior is not None and prior not in PRIORS:
+            raise PolicyFileError(f"unknown prior {prior!r}; a policy file may build on one of {PRIORS}")
         self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32)) for w, b in weights]
         self.head = (np.ascontiguousarray(head[0], np.float32), np.asarray(head[1], np.float32))
         self.activation = activation
         self.meta = dict(meta or {})
         self.sample = sample
         self.rng = np.random.default_rng(seed)
+        self.prior, self.prior_weight = prior, float(prior_weight)
+        self.prior_bot: Agent | None = None  # built for one env by bind()
+
+    def bind(self, env: GameEnv, seed: int | None = None) -> NumpyPolicy:
+        """Ready this policy for `env`: a policy with a prior builds its bot there (seeded by `seed`)."""
+        if self.prior is not None:
+            from .bots import make_agent
+
+            self.prior_bot = make_agent(self.prior, env, seed=seed)
+        return self
 
     @property
     def obs_size(self) -> int:
@@ -81,12 +101,25 @@ class NumpyPolicy:
                 np.tanh(x, out=x)
         return x @ self.head[0] + self.head[1]
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+    def scores(self, observation: np.ndarray, action_mask: np.ndarray, prior_bot: Agent | None = None) -> np.ndarray:
+        """Logits of one observation with the prior's bonus on its bot's move and -inf on illegal actions.
+        `prior_bot` overrides the bound bot (the training pool gives each seat its own)."""
         z = self.logits(observation)
         legal = np.asarray(action_mask, bool)
         if not legal.any():
             raise ValueError("the policy was asked to act with an all-zero action mask")
-        z = np.where(legal, z, -np.inf)
+        if self.prior is not None:
+            bot = prior_bot or self.prior_bot
+            if bot is None:
+                raise RuntimeError(
+                    f"this policy builds on the {self.prior} bot, which is made per env: call "
+                    "policy.bind(env) first (load_policy and evaluate do it for you)"
+                )
+            z[bot.act(observation, action_mask)] += self.prior_weight
+        return np.where(legal, z, -np.inf)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        z = self.scores(observation, action_mask)
         if not self.sample:
             return int(np.argmax(z))
         p = np.exp(z - z.max())
@@ -103,6 +136,8 @@ class NumpyPolicy:
             "num_layers": len(self.layers),
             "obs_size": self.obs_size,
             "num_actions": self.num_actions,
+            "prior": self.prior,
+            "prior_weight": self.prior_weight,
         }
         arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
         for i, (w, b) in enumerate(self.layers):
@@ -134,11 +169,18 @@ def read_policy_file(path: str | Path) -> NumpyPolicy:
         meta = json.loads(str(arrays["meta"]))
     except json.JSONDecodeError as e:
         raise PolicyFileError(f"policy file {str(path)!r} has unreadable metadata ({e}); {fix}") from None
-    if meta.get("format") != FORMAT or meta.get("format_version") != FORMAT_VERSION:
+    if meta.get("format") != FORMAT or meta.get("format_version") not in READS_VERSIONS:
         raise PolicyFileError(
             f"policy file {str(path)!r} has format {meta.get('format')!r} version "
-            f"{meta.get('format_version')!r}; this corruption_envs reads {FORMAT!r} version "
-            f"{FORMAT_VERSION}; {fix}"
+            f"{meta.get('format_version')!r}; this corruption_envs reads {FORMAT!r} versions "
+            f"{list(READS_VERSIONS)}; {fix}"
+        )
+    prior, weight = meta.get("prior"), meta.get("prior_weight", 0.0)
+    if prior is not None and (prior not in PRIORS or not isinstance(weight, (int, float))
+                              or not np.isfinite(weight)):
+        raise PolicyFileError(
+            f"policy file {str(path)!r} names prior {prior!r} with weight {weight!r}; a prior must be one "
+            f"of {PRIORS} with a finite weight; {fix}"
         )
     try:
         n = int(meta["num_layers"])
@@ -161,7 +203,7 @@ def read_policy_file(path: str | Path) -> NumpyPolicy:
             f"policy file {str(path)!r}: its head gives {width} logits but meta says "
             f"{meta.get('num_actions')} actions; {fix}"
         )
-    return NumpyPolicy(layers, head, meta.get("activation", "tanh"), meta)
+    return NumpyPolicy(layers, head, meta.get("activation", "tanh"), meta, prior=prior, prior_weight=weight)
 
 
 def check_compatible(policy: NumpyPolicy, env: GameEnv, source: str = "the policy") -> None:
@@ -197,4 +239,4 @@ def load_policy(
     check_compatible(policy, env, f"policy file {str(path)!r}")
     policy.sample = sample
     policy.rng = np.random.default_rng(seed)
-    return policy
+    return policy.bind(env, seed)

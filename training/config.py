@@ -102,6 +102,11 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "max_grad_norm": _with(_float(0, 100, lo_open=True), 0.5),
         "net_arch": _int_list([128, 128]),
         "activation": _choice("tanh", "tanh", "relu"),
+        # residual learning on a bot: its move's logit gets a learned bonus (training/prior.py)
+        "prior": _choice("none", "none", "heuristic"),
+        "prior_weight": _with(_float(0, 20), 3.0),  # the bonus at the start
+        # duplicate play: the reward minus the heuristic's in the same seat, deal and opponents (wrapper.py)
+        "reward_baseline": _choice("none", "none", "heuristic"),
     },
     "pool": {
         "snapshot_every": _with(_int(1), 50_000),
@@ -239,12 +244,24 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
             "train and evaluate at one player count"
         )
     ppo = config["ppo"]
+    if ppo["reward_baseline"] != "none" and config["imitation"]["games"]:
+        raise ConfigError(
+            f"config ppo.reward_baseline={ppo['reward_baseline']!r} with imitation.games="
+            f"{config['imitation']['games']} is not allowed: the warm start fits the critic to raw rewards, "
+            "but duplicate play pays differences; set imitation.games=0"
+        )
     if (config["run"]["n_envs"] * ppo["n_steps"]) % ppo["batch_size"]:
         raise ConfigError(
             f"config ppo.batch_size={ppo['batch_size']} must divide run.n_envs * ppo.n_steps = "
             f"{config['run']['n_envs'] * ppo['n_steps']}"
         )
     return config
+
+
+def bot_option(config: dict[str, Any], key: str) -> str | None:
+    """A `ppo` key naming a bot ('prior', 'reward_baseline'), or None for 'none'."""
+    return None if config["ppo"][key] == "none" else config["ppo"][key]
+
 
 
 def load(

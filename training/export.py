@@ -11,9 +11,14 @@ from corruption_envs.policy import NumpyPolicy
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
 
-def export_actor(model: Any, activation: str, meta: dict[str, Any] | None = None) -> NumpyPolicy:
-    """The actor of `model` (an sb3 MaskablePPO with an MLP policy over a flat Box observation)."""
+def export_actor(
+    model: Any, activation: str, meta: dict[str, Any] | None = None, prior: str | None = None
+) -> NumpyPolicy:
+    """The actor of `model` (an sb3 MaskablePPO with an MLP policy over a flat Box observation; a
+    `PriorPolicy` when `prior` names the bot it builds on)."""
     from stable_baselines3.common.torch_layers import FlattenExtractor
+
+    from .prior import PriorPolicy
 
     policy = model.policy
     if not isinstance(policy.features_extractor, FlattenExtractor):
@@ -24,7 +29,10 @@ def export_actor(model: Any, activation: str, meta: dict[str, Any] | None = None
             layers.append(_linear(module))
         elif not isinstance(module, ACTIVATION_MODULES[activation]):
             raise TypeError(f"unexpected layer {module} in the actor (activation {activation!r})")
-    return NumpyPolicy(layers, _linear(policy.action_net), activation, meta)
+    if (prior is not None) != isinstance(policy, PriorPolicy):
+        raise TypeError(f"prior={prior!r} does not match the model's policy {type(policy).__name__}")
+    weight = float(policy.prior_weight.detach()) if prior is not None else 0.0
+    return NumpyPolicy(layers, _linear(policy.action_net), activation, meta, prior=prior, prior_weight=weight)
 
 
 def _linear(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:

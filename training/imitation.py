@@ -11,6 +11,8 @@ teacher's), so the data also covers positions the teacher would not have reached
 `imitation.smoothing` spreads that share of each label over the position's legal moves, so the copy
 keeps trying what the teacher never plays (Corruptia's teacher never stays absent, yet absence with a
 swap pays) and PPO can find out whether it is worth more.
+A policy with the heuristic as its prior (`ppo.prior`) plays the teacher's moves from the start, so
+for it the warm start fits the critic only.
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ import numpy as np
 
 import corruption_envs
 from corruption_envs.bots import make_agent
+
+from .config import bot_option
 
 
 @dataclass
@@ -93,9 +97,11 @@ def cross_entropy(dist: Any, actions: Any, masks: Any, smoothing: float = 0.0) -
 
 def fit(
     policy: Any, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int,
-    smoothing: float = 0.0, holdout: float = 0.05,
+    smoothing: float = 0.0, holdout: float = 0.05, critic_only: bool = False,
 ) -> dict[str, float]:
-    """Fit an sb3 MaskableActorCriticPolicy to `data`; returns held-out accuracy and losses."""
+    """Fit an sb3 MaskableActorCriticPolicy to `data`; returns held-out accuracy and losses.
+    `critic_only` is for a `PriorPolicy`, which plays the teacher's moves already: its observations
+    get the teacher's move as the prior's one-hot, and only the value loss is trained."""
     import torch
     import torch.nn.functional as F
 
@@ -107,16 +113,19 @@ def fit(
 
     def batch(idx: torch.Tensor) -> tuple[torch.Tensor, ...]:
         i = idx.numpy()
-        return (torch.from_numpy(data.observations[i]), torch.from_numpy(data.actions[i]),
-                torch.from_numpy(data.masks[i]), torch.from_numpy(data.returns[i]))
+        obs, act = torch.from_numpy(data.observations[i]), torch.from_numpy(data.actions[i])
+        if critic_only:  # the prior's one-hot, built per batch (a stored copy would double the data)
+            obs = torch.cat([obs, F.one_hot(act, data.masks.shape[1]).float()], dim=1)
+        return obs, act, torch.from_numpy(data.masks[i]), torch.from_numpy(data.returns[i])
 
     policy.set_training_mode(True)
     for _ in range(epochs):
         for idx in train[torch.randperm(len(train), generator=gen)].split(batch_size):
             obs, act, mask, ret = batch(idx)
-            dist = policy.get_distribution(obs, action_masks=mask)
-            values = policy.predict_values(obs)
-            loss = cross_entropy(dist, act, mask, smoothing) + 0.5 * F.mse_loss(values.flatten(), ret)
+            loss = 0.5 * F.mse_loss(policy.predict_values(obs).flatten(), ret)
+            if not critic_only:
+                dist = policy.get_distribution(obs, action_masks=mask)
+                loss = loss + cross_entropy(dist, act, mask, smoothing)
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
@@ -146,7 +155,7 @@ def warm_start(model: Any, config: dict[str, Any], export: Callable[[], Any], ou
                    im["explore"], config["ppo"]["gamma"])
     t1 = time.monotonic()
     stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"],
-                im["smoothing"])
+                im["smoothing"], critic_only=bot_option(config, "prior") is not None)
     stats = {"teacher": "heuristic", "games": im["games"], "decisions": len(data),
              "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats,
              "eval": [r.as_dict() for r in against_baselines(export(), config, config["eval"]["games"])]}

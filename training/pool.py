@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from corruption_envs.core import Agent
 from corruption_envs.policy import NumpyPolicy, read_policy_file
 
 KINDS = ("self", "heuristic", "random")
@@ -33,16 +34,16 @@ class Snapshot:
 
 
 class SampledPolicy:
-    """A frozen snapshot acting by sampling its masked softmax from the caller's generator."""
+    """A frozen snapshot acting by sampling its masked softmax from the caller's generator
+    (a snapshot with a prior consults `prior_bot`, the bot of the seat it plays)."""
 
-    __slots__ = ("policy", "rng")
+    __slots__ = ("policy", "rng", "prior_bot")
 
-    def __init__(self, policy: NumpyPolicy, rng: np.random.Generator) -> None:
-        self.policy, self.rng = policy, rng
+    def __init__(self, policy: NumpyPolicy, rng: np.random.Generator, prior_bot: Agent | None = None) -> None:
+        self.policy, self.rng, self.prior_bot = policy, rng, prior_bot
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        z = self.policy.logits(observation)
-        z = np.where(action_mask.astype(bool), z, -np.inf)
+        z = self.policy.scores(observation, action_mask, self.prior_bot)
         p = np.exp(z - z.max())
         c = np.cumsum(p)
         return int(np.searchsorted(c, self.rng.random() * c[-1], side="right"))

@@ -86,13 +86,19 @@ def build_model(config: dict[str, Any], venv: Any, out: Path, resume: bool) -> A
         return MaskablePPO.load(out / "checkpoints" / "latest.zip", env=venv, device="cpu",
                                 custom_objects={"learning_rate": schedule, "lr_schedule": schedule})
     arch = list(ppo["net_arch"])
+    policy_kwargs = {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": ACTIVATION_MODULES[ppo["activation"]]}
+    policy: Any = "MlpPolicy"
+    if cfg.bot_option(config, "prior"):
+        from .prior import PriorPolicy
+
+        policy, policy_kwargs["prior_weight"] = PriorPolicy, ppo["prior_weight"]
     return MaskablePPO(
-        "MlpPolicy", venv,
+        policy, venv,
         learning_rate=schedule, n_steps=ppo["n_steps"], batch_size=ppo["batch_size"],
         n_epochs=ppo["n_epochs"], gamma=ppo["gamma"], gae_lambda=ppo["gae_lambda"],
         clip_range=ppo["clip_range"], ent_coef=ppo["ent_coef"], vf_coef=ppo["vf_coef"],
         max_grad_norm=ppo["max_grad_norm"],
-        policy_kwargs={"net_arch": {"pi": arch, "vf": arch}, "activation_fn": ACTIVATION_MODULES[ppo["activation"]]},
+        policy_kwargs=policy_kwargs,
         tensorboard_log=str(out / "tensorboard"), seed=config["run"]["seed"], device="cpu", verbose=0,
     )
 
@@ -108,11 +114,13 @@ def make_venv(config: dict[str, Any], pool: Any) -> Any:
     run, pool_cfg = config["run"], config["pool"]
     players = tuple(run["players"])
     subproc = run["vec_env"] == "subproc"
+    prior = cfg.bot_option(config, "prior")
 
     def maker(i: int):
         def make() -> SelfPlayEnv:
             own = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"]) if subproc else pool
-            return SelfPlayEnv(config["game"], config["env"], players, own, seed=run["seed"] * 7919 + i)
+            return SelfPlayEnv(config["game"], config["env"], players, own, seed=run["seed"] * 7919 + i,
+                               prior=prior, reward_baseline=cfg.bot_option(config, "reward_baseline"))
 
         return make
 
@@ -148,8 +156,9 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
     model = build_model(config, venv, out, resume)
     if resume:
         pool.load(out / "pool")
-    activation = config["ppo"]["activation"]
-    export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, commit))  # noqa: E731
+    activation, prior = config["ppo"]["activation"], cfg.bot_option(config, "prior")
+    export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, commit),  # noqa: E731
+                                  prior)
     t0 = time.monotonic()
     if not resume and config["imitation"]["games"]:
         from .imitation import warm_start

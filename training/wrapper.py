@@ -4,6 +4,13 @@ Each episode draws the player count from the configured range and the learner's 
 the other seats from the opponent pool, and plays the opponents until it is the learner's turn or the
 game ends. The learner's terminal reward is read from the AEC env even when an opponent's move ends
 the game. Opponents act from their own observation and mask only.
+
+With `reward_baseline="heuristic"` (duplicate play) each deal is first played with the heuristic in the
+learner's seat and the same opponents, whose random streams are then rewound; the learner is paid its
+reward minus that game's, so deal luck cancels and a learner that plays the heuristic's moves earns 0.
+
+With `prior="heuristic"` the learner's observation ends with a one-hot of the heuristic's move for
+it (zeros once the game is over), which a `training.prior.PriorPolicy` adds to its logits.
 """
 from __future__ import annotations
 
@@ -36,6 +43,8 @@ class SelfPlayEnv(gym.Env):
         players: tuple[int, int],
         pool: OpponentPool,
         seed: int | None = None,
+        prior: str | None = None,
+        reward_baseline: str | None = None,
     ) -> None:
         self.game, self.env_config = game, dict(env_config)
         self.players = (int(players[0]), int(players[1]))
@@ -43,10 +52,17 @@ class SelfPlayEnv(gym.Env):
         self._envs: dict[int, GameEnv] = {}
         self._heuristics: dict[tuple[int, int], Agent] = {}
         self.rng = np.random.default_rng(seed)
+        self._bot_entropy = np.random.SeedSequence(seed).entropy  # fresh entropy when seed is None
         probe = self._env_for(self.players[0])
         # observations are padded to the game's max_players, so one size serves every player count
-        self.observation_space = gym.spaces.Box(0.0, 1.0, (probe.observation_layout.size,), np.float32)
+        self.obs_size = probe.observation_layout.size
+        self.prior = prior
+        self.reward_baseline = reward_baseline
+        self.baseline_reward = 0.0  # what the heuristic earned in the learner's seat on this deal
+        tail = probe.num_actions if prior else 0
+        self.observation_space = gym.spaces.Box(0.0, 1.0, (self.obs_size + tail,), np.float32)
         self.action_space = gym.spaces.Discrete(probe.num_actions)
+        self._obs = np.zeros(self.observation_space.shape, np.float32)  # reused: vec envs copy it
         self.env: GameEnv = probe
         self.learner = "player_0"
         self.opponents: list[Agent | None] = []
@@ -63,14 +79,17 @@ class SelfPlayEnv(gym.Env):
         key = (n, seat)
         if key not in self._heuristics:
             module = corruption_envs.game_module(self.game)
-            self._heuristics[key] = module.HeuristicAgent(self._envs[n], seed=int(self.rng.integers(2**31)))
+            # seeded apart from self.rng, so making a bot does not shift the episodes' random draws
+            seed = int(np.random.SeedSequence(self._bot_entropy, spawn_key=(n, seat)).generate_state(1)[0])
+            self._heuristics[key] = module.HeuristicAgent(self._envs[n], seed=seed)
         return self._heuristics[key]
 
     def _draw_opponent(self, n: int, seat: int) -> tuple[Agent, int | None, str]:
         kind = self.pool.sample_kind(self.rng)
         if kind == "self":
             snap = self.pool.sample_snapshot(self.rng)
-            return SampledPolicy(snap.policy, self.rng), snap.ident, kind
+            prior_bot = self._heuristic(n, seat) if snap.policy.prior else None
+            return SampledPolicy(snap.policy, self.rng, prior_bot), snap.ident, kind
         if kind == "heuristic":
             return self._heuristic(n, seat), None, kind
         return self.random_agent, None, kind
@@ -94,23 +113,39 @@ class SelfPlayEnv(gym.Env):
                 self.opponents.append(agent)
                 self.opponent_ids.append(ident)
                 self.opponent_kinds.append(kind)
-            env.reset(seed=int(self.rng.integers(2**63)))
+            deal = int(self.rng.integers(2**63))
+            if self.reward_baseline:
+                self.baseline_reward = self._replay_with_heuristic(deal, me)
+            env.reset(seed=deal)
             if not self._play_opponents():
                 break  # the learner is on turn; (a game over before its first move is redrawn)
-        return env.observe(self.learner)["observation"], {}
+        return self._observe(over=False), {}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         env = self.env
         env.step(int(action))
         over = self._play_opponents()
-        obs = env.observe(self.learner)["observation"]
+        obs = self._observe(over)
         if not over:
             return obs, 0.0, False, False, {}
-        return obs, float(env.rewards[self.learner]), True, False, self._finish()
+        return obs, float(env.rewards[self.learner]) - self.baseline_reward, True, False, self._finish()
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions now (MaskablePPO reads this through the vec env)."""
         return self.env.action_mask()
+
+    def _observe(self, over: bool) -> np.ndarray:
+        seen = self.env.observe(self.learner)
+        if self.prior is None:
+            return seen["observation"]
+        obs = self._obs
+        obs[: self.obs_size] = seen["observation"]
+        obs[self.obs_size:] = 0.0
+        if not over:
+            seat = self.env.agent_name_mapping[self.learner]
+            hint = self._heuristic(len(self.env.possible_agents), seat).act(seen["observation"], seen["action_mask"])
+            obs[self.obs_size + hint] = 1.0
+        return obs
 
     # --- turn logic ------------------------------------------------------------------------------------
     def _play_opponents(self) -> bool:
@@ -125,6 +160,26 @@ class SelfPlayEnv(gym.Env):
             seen = env.observe(agent)
             env.step(self.opponents[seat].act(seen["observation"], seen["action_mask"]))
         return True
+
+    def _replay_with_heuristic(self, deal: int, me: int) -> float:
+        """The learner seat's reward on `deal` with the heuristic in it against the same opponents; their
+        random streams are rewound afterwards, so the learner's game replays this one for as long as the
+        learner plays the heuristic's moves."""
+        env = self.env
+        seats = [self._heuristic(len(self.opponents), me) if s == me else a for s, a in enumerate(self.opponents)]
+        # every random stream an opponent or the learner's hint can draw from is the wrapper's own
+        owned = (self.rng, self.random_agent, *self._heuristics.values())
+        streams = [g for g in (getattr(x, "rng", x) for x in owned) if isinstance(g, np.random.Generator)]
+        saved = [(g, g.bit_generator.state) for g in streams]
+        env.reset(seed=deal)
+        while not env.terminations[env.agent_selection]:
+            seen = env.observe(env.agent_selection)
+            actor = seats[env.agent_name_mapping[env.agent_selection]]
+            env.step(actor.act(seen["observation"], seen["action_mask"]))
+        reward = float(env.rewards[self.learner])
+        for g, state in saved:
+            g.bit_generator.state = state
+        return reward
 
     def _finish(self) -> dict[str, Any]:
         env = self.env

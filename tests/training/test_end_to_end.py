@@ -115,3 +115,17 @@ def test_selection_keeps_the_best_scoring_candidate(toy_yaml_path, tmp_path):
         assert r["score"] == pytest.approx((r["win_rate_vs_random"] + r["win_rate_vs_heuristic"]) / 2)
     policy = load_policy(out / "policy.npz", raw_env(num_players=3))
     assert policy.meta["timesteps"] == picked[0]["timesteps"] == results["policy_timesteps"]
+
+
+def test_a_run_with_a_prior_exports_it_and_resumes(toy_yaml_path, tmp_path):
+    """subproc workers hold pool snapshots that carry the prior; resume rebuilds the PriorPolicy."""
+    out = tmp_path / "prior"
+    common = ["--no-progress", "--set", "ppo.prior=heuristic", "--set", "ppo.prior_weight=1.5"]
+    assert main(["--config", str(toy_yaml_path), "--out", str(out), "--set", "run.timesteps=512",
+                 "--set", "run.vec_env=subproc", *common]) == 0
+    policy = load_policy(out / "policy.npz", raw_env(num_players=3))
+    assert policy.prior == "heuristic" and policy.prior_bot is not None
+    assert main(["--resume", str(out), "--timesteps", "1024", "--no-progress"]) == 0
+    resumed = load_policy(out / "policy.npz", raw_env(num_players=3))
+    assert json.loads((out / "results.json").read_text())["timesteps"] >= 1024
+    assert resumed.prior_weight != 1.5  # trained on, from the checkpoint's weight

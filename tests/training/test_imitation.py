@@ -97,3 +97,30 @@ def test_a_run_with_imitation_records_it_and_starts_from_the_copy(toy_config_fil
     assert stats["games"] == 40 and stats["decisions"] > 40 * 2 * 2
     assert {e["baseline"] for e in stats["eval"]} == {"random", "heuristic"}
     assert stats["heldout_accuracy"] > 0.9
+
+
+def test_with_a_prior_only_the_critic_is_fitted(demos):
+    """A PriorPolicy plays the teacher already: the warm start must leave its actor alone."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.pool import OpponentPool
+    from training.prior import PriorPolicy
+    from training.wrapper import SelfPlayEnv
+
+    env = SelfPlayEnv("toy", {"num_rounds": 2}, (2, 4), OpponentPool({"heuristic": 1.0}, 1, 1.0), seed=0,
+                      prior="heuristic")
+    model = MaskablePPO(PriorPolicy, env, seed=0, device="cpu", policy_kwargs={"net_arch": [16, 16]})
+    actor = [p.detach().clone() for p in [*model.policy.mlp_extractor.policy_net.parameters(),
+                                          *model.policy.action_net.parameters(), model.policy.prior_weight]]
+    critic = [p.detach().clone() for p in model.policy.value_net.parameters()]
+    before = fit(model.policy, demos, epochs=1, batch_size=32, learning_rate=3e-3, seed=0, holdout=0.3,
+                 critic_only=True)
+    after = fit(model.policy, demos, epochs=20, batch_size=32, learning_rate=3e-3, seed=0, holdout=0.3,
+                critic_only=True)
+    now = [*model.policy.mlp_extractor.policy_net.parameters(), *model.policy.action_net.parameters(),
+           model.policy.prior_weight]
+    assert all(torch.equal(a, b) for a, b in zip(actor, now))
+    assert not all(torch.equal(a, b) for a, b in zip(critic, model.policy.value_net.parameters()))
+    assert after["heldout_value_mse"] < before["heldout_value_mse"]
+    assert before["heldout_accuracy"] == 1.0  # the prior's one-hot is the teacher's move

@@ -1,0 +1,63 @@
+"""A MaskablePPO policy that builds on a bot: residual policy learning (Silver et al. 2018).
+
+The learner's observation carries the prior bot's move as a one-hot tail over the actions
+(`SelfPlayEnv(prior=...)` appends it). The actor reads the game observation through its MLP and
+adds a learned `prior_weight` times that one-hot to its logits, so at the start (logits near 0) it
+plays the bot's move most of the time and PPO learns where to depart from it. The critic reads the
+game observation only. Exported, the same sum runs in numpy (`NumpyPolicy(prior=...)`).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import torch as th
+from sb3_contrib.common.maskable.distributions import MaskableDistribution
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import MlpExtractor
+from torch import nn
+
+
+class PriorMlpExtractor(MlpExtractor):
+    """The usual actor and critic MLPs over the game observation; the actor's latent carries the
+    prior's one-hot (the last `num_actions` features) through unchanged."""
+
+    def __init__(self, feature_dim: int, net_arch: Any, activation_fn: type[nn.Module], device: Any,
+                 num_actions: int) -> None:
+        super().__init__(feature_dim - num_actions, net_arch, activation_fn, device)
+        self.num_actions = num_actions
+
+    def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: th.Tensor) -> th.Tensor:
+        k = self.num_actions
+        return th.cat([self.policy_net(features[..., :-k]), features[..., -k:]], dim=-1)
+
+    def forward_critic(self, features: th.Tensor) -> th.Tensor:
+        return self.value_net(features[..., :-self.num_actions])
+
+
+class PriorPolicy(MaskableActorCriticPolicy):
+    """logits = action_net(actor MLP(observation)) + prior_weight * one-hot(prior bot's move)."""
+
+    def __init__(self, *args: Any, prior_weight: float = 3.0, **kwargs: Any) -> None:
+        self.initial_prior_weight = float(prior_weight)
+        super().__init__(*args, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        self.mlp_extractor = PriorMlpExtractor(
+            self.features_dim, self.net_arch, self.activation_fn, self.device, int(self.action_space.n)
+        )
+
+    def _build(self, lr_schedule: Any) -> None:
+        # created before the optimizer (built in super()._build) so that it is trained too
+        self.prior_weight = nn.Parameter(th.tensor(self.initial_prior_weight))
+        super()._build(lr_schedule)
+
+    def _get_action_dist_from_latent(self, latent_pi: th.Tensor) -> MaskableDistribution:
+        k = int(self.action_space.n)
+        logits = self.action_net(latent_pi[..., :-k]) + self.prior_weight * latent_pi[..., -k:]
+        return self.action_dist.proba_distribution(action_logits=logits)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        return {**super()._get_constructor_parameters(), "prior_weight": self.initial_prior_weight}
