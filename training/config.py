@@ -123,7 +123,6 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "epochs": _with(_int(1, 100), 3),
         "batch_size": _with(_int(8), 256),
         "learning_rate": _with(_float(0, 1, lo_open=True), 1e-3),
-        "smoothing": _with(_float(0, 0.5), 0.0),  # label share spread over the legal moves
     },
     "eval": {
         "every": _with(_int(1), 50_000),

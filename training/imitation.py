@@ -8,9 +8,6 @@ fitted by masked cross-entropy to the teacher's actions and the critic by square
 rewards, so the first PPO updates start from a critic that already knows the game's value.
 With probability `imitation.explore` the played move is a random legal one (the label stays the
 teacher's), so the data also covers positions the teacher would not have reached by itself.
-`imitation.smoothing` spreads that share of each label over the position's legal moves, so the copy
-keeps trying what the teacher never plays (Corruptia's teacher never stays absent, yet absence with a
-swap pays) and PPO can find out whether it is worth more.
 A policy with the heuristic as its prior (`ppo.prior`) plays the teacher's moves from the start, so
 for it the warm start fits the critic only.
 """
@@ -85,19 +82,9 @@ def collect(
                           np.array(returns, dtype=np.float32))
 
 
-def cross_entropy(dist: Any, actions: Any, masks: Any, smoothing: float = 0.0) -> Any:
-    """Mean cross-entropy of a masked distribution to labels smoothed by `smoothing` over the legal moves."""
-    log_p = dist.distribution.logits  # normalised; illegal moves near -1e8
-    loss = -log_p.gather(1, actions[:, None]).squeeze(1)
-    if smoothing:
-        legal_mean = (log_p * masks).sum(1) / masks.sum(1)
-        loss = (1.0 - smoothing) * loss - smoothing * legal_mean
-    return loss.mean()
-
-
 def fit(
     policy: Any, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int,
-    smoothing: float = 0.0, holdout: float = 0.05, critic_only: bool = False,
+    holdout: float = 0.05, critic_only: bool = False,
 ) -> dict[str, float]:
     """Fit an sb3 MaskableActorCriticPolicy to `data`; returns held-out accuracy and losses.
     `critic_only` is for a `PriorPolicy`, which plays the teacher's moves already: its observations
@@ -122,10 +109,10 @@ def fit(
     for _ in range(epochs):
         for idx in train[torch.randperm(len(train), generator=gen)].split(batch_size):
             obs, act, mask, ret = batch(idx)
-            loss = 0.5 * F.mse_loss(policy.predict_values(obs).flatten(), ret)
+            values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
+            loss = 0.5 * F.mse_loss(values.flatten(), ret)
             if not critic_only:
-                dist = policy.get_distribution(obs, action_masks=mask)
-                loss = loss + cross_entropy(dist, act, mask, smoothing)
+                loss = loss - log_prob.mean()
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
@@ -138,7 +125,7 @@ def fit(
         greedy = dist.distribution.probs.argmax(dim=1)
         return {
             "heldout_accuracy": float((greedy == act).float().mean()),
-            "heldout_cross_entropy": float(cross_entropy(dist, act, mask)),
+            "heldout_cross_entropy": float(-dist.log_prob(act).mean()),
             "heldout_value_mse": float(F.mse_loss(values.flatten(), ret)),
         }
 
@@ -155,7 +142,7 @@ def warm_start(model: Any, config: dict[str, Any], export: Callable[[], Any], ou
                    im["explore"], config["ppo"]["gamma"])
     t1 = time.monotonic()
     stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"],
-                im["smoothing"], critic_only=bot_option(config, "prior") is not None)
+                critic_only=bot_option(config, "prior") is not None)
     stats = {"teacher": "heuristic", "games": im["games"], "decisions": len(data),
              "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats,
              "eval": [r.as_dict() for r in against_baselines(export(), config, config["eval"]["games"])]}

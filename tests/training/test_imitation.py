@@ -40,10 +40,7 @@ def test_exploration_changes_the_games_but_not_the_labels():
     assert np.array_equal(noisy.actions, noisy.masks[:, 1].astype(np.int64))  # still the teacher's
 
 
-def fitted(demos, smoothing=0.0):
-    """A small toy-game model fitted to `demos`, its held-out stats, and its probability of the move
-    the teacher did not play where it had a choice."""
-    import torch
+def test_fitting_makes_the_policy_play_like_the_teacher(demos):
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -53,38 +50,17 @@ def fitted(demos, smoothing=0.0):
     pool = OpponentPool({"heuristic": 1.0}, 1, 1.0)
     venv = DummyVecEnv([lambda: SelfPlayEnv("toy", {"num_rounds": 2}, (2, 4), pool, seed=0)])
     model = MaskablePPO("MlpPolicy", venv, seed=0, device="cpu", policy_kwargs={"net_arch": [16, 16]})
-    stats = fit(model.policy, demos, epochs=30, batch_size=32, learning_rate=3e-3, seed=0,
-                smoothing=smoothing, holdout=0.3)
-    free = demos.masks.all(axis=1)  # positions where the teacher had a real choice (it raised)
-    with torch.no_grad():
-        dist = model.policy.get_distribution(torch.from_numpy(demos.observations[free]),
-                                             action_masks=torch.from_numpy(demos.masks[free]))
-        other = float(dist.distribution.probs[:, 0].mean())
-    return model, stats, other
-
-
-def test_fitting_makes_the_policy_play_like_the_teacher(demos):
-    model, stats, other = fitted(demos)
+    stats = fit(model.policy, demos, epochs=30, batch_size=32, learning_rate=3e-3, seed=0, holdout=0.3)
     assert stats["heldout_accuracy"] > 0.95
     obs, masks = demos.observations, demos.masks
-    free = masks.all(axis=1)
+    free = masks.all(axis=1)  # positions where the teacher had a real choice
     actions, _ = model.predict(obs[free], action_masks=masks[free], deterministic=True)
     assert (actions == 1).mean() > 0.95
-    assert other < 0.05
-
-
-def test_smoothing_keeps_the_moves_the_teacher_never_plays_in_reach(demos):
-    # 0.3 spread over the two legal moves: the optimum gives the other move 0.15
-    _, stats, other = fitted(demos, smoothing=0.3)
-    assert stats["heldout_accuracy"] > 0.95  # the teacher's move stays the likeliest
-    assert 0.08 < other < 0.22
 
 
 def test_imitation_keys_are_checked():
     with pytest.raises(ConfigError, match=r"imitation.explore=2 is not allowed"):
         load("corruption", sets=["imitation.explore=2"])
-    with pytest.raises(ConfigError, match=r"imitation.smoothing=0.9 is not allowed"):
-        load("corruption", sets=["imitation.smoothing=0.9"])
     with pytest.raises(ConfigError, match=r"unknown config key 'imitation.teacher'"):
         load("corruption", sets=["imitation.teacher=random"])
 
