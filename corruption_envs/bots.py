@@ -18,7 +18,7 @@ def make_agent(spec: str, env: GameEnv, seed: int | None = None) -> Agent:
     if Path(spec).exists():
         from .policy import load_policy
 
-        return load_policy(spec, env)
+        return load_policy(spec, env, seed=seed)
     raise ValueError(
         f"unknown agent {spec!r}: use 'random', 'heuristic' or the path of an exported policy file"
     )

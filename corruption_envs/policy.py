@@ -74,6 +74,13 @@ class NumpyPolicy:
             self.prior_bot = make_agent(self.prior, env, seed=seed)
         return self
 
+    def seed(self, seed: int | None) -> None:
+        """Reseed the sampling generator and the prior's bot, so a reused policy plays a game as a fresh
+        one seeded alike would (tournaments and the gate reseed every agent per game)."""
+        self.rng = np.random.default_rng(seed)
+        if isinstance(getattr(self.prior_bot, "rng", None), np.random.Generator):
+            self.prior_bot.rng = np.random.default_rng(seed)
+
     @property
     def obs_size(self) -> int:
         return (self.layers[0][0] if self.layers else self.head[0]).shape[0]

@@ -1,5 +1,6 @@
 """Duplicate seating, ratings on a rigged match, output formats and worker-independence."""
 import json
+from pathlib import Path
 from collections import Counter
 
 import numpy as np
@@ -11,6 +12,7 @@ from benchmarks.tournament import (
     lineups,
     make_env,
     make_jobs,
+    play_jobs,
     render_text,
     run_tournament,
     summarize,
@@ -19,6 +21,8 @@ from benchmarks.tournament import (
     write_outputs,
 )
 from tests.benchmarks.toy_agents import TOY
+
+CORRUPTIA_CHAMPION = str(Path(__file__).parents[2] / "policies" / "corruptia" / "champion.npz")
 
 RAISE = "tests.benchmarks.toy_agents:RaiseAgent"
 
@@ -121,6 +125,15 @@ def test_workers_give_the_same_results_as_one_worker():
     two = run_tournament(TOY, [3, 4], ["random", RAISE, "random"], games=40, seed=11, workers=2)
     assert one.records == two.records
     assert one.summary == two.summary
+
+
+def test_a_policy_with_a_prior_plays_each_game_as_its_seed_says_whatever_came_before():
+    # the champion consults a heuristic bot that breaks ties with its own generator: a fresh load and
+    # a reused agent must both play a game exactly as the game's seeds say, or the gate would not repeat
+    specs = [CORRUPTIA_CHAMPION, "heuristic"]
+    jobs = make_jobs([4], len(specs), games=8, seed=3)
+    assert play_jobs("corruptia", specs, jobs) == play_jobs("corruptia", specs, jobs)
+    assert play_jobs("corruptia", specs, jobs)[4:] == play_jobs("corruptia", specs, jobs[4:])
 
 
 def test_command_line_prints_the_table_and_writes_the_files(tmp_path, capsys):
