@@ -262,7 +262,6 @@ def bot_option(config: dict[str, Any], key: str) -> str | None:
     return None if config["ppo"][key] == "none" else config["ppo"][key]
 
 
-
 def load(
     game: str | None = None, path: str | Path | None = None, sets: list[str] = (), **overrides: Any
 ) -> dict[str, Any]:

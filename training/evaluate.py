@@ -28,7 +28,6 @@ def results_rows(results: list[Result]) -> list[list[str]]:
     return rows
 
 
-
 def main(argv: list[str] | None = None) -> int:
     """python -m training.evaluate --game corruption --policy policies/corruption/champion.npz"""
     import argparse

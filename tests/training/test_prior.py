@@ -64,7 +64,8 @@ def test_the_prior_weight_is_learned(model):
 
 def test_exported_prior_policy_plays_exactly_like_the_torch_policy(model):
     policy = export_actor(model, "tanh", META, prior="heuristic").bind(raw_env(num_players=3))
-    assert policy.prior == "heuristic" and policy.prior_weight == pytest.approx(float(model.policy.prior_weight.detach()))
+    assert policy.prior == "heuristic"
+    assert policy.prior_weight == pytest.approx(float(model.policy.prior_weight.detach()))
     for obs, mask in observations():
         torch_action, _ = model.predict(hinted(obs, mask), action_masks=mask.astype(bool), deterministic=True)
         assert policy.act(obs, mask) == int(torch_action)
