@@ -9,6 +9,7 @@ from typing import Any, Callable
 from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
+from . import checkpoint
 from .evaluate import Result, against_baselines
 from .pool import OpponentPool
 
@@ -151,8 +152,4 @@ class SelfPlayCallback(BaseCallback):
             self.bar.set_postfix({"steps/s": f"{sps:.0f}", "train_win": f"{twr:.2f}", **post})
 
     def save_checkpoint(self) -> None:
-        folder = self.out / "checkpoints"
-        folder.mkdir(parents=True, exist_ok=True)
-        self.model.save(folder / "latest.zip")
-        self.pool.save(self.out / "pool")
-        (folder / "latest.txt").write_text(f"{self.num_timesteps}\n")
+        checkpoint.save(self.out, self.model, self.pool)

@@ -81,7 +81,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "n_envs": _with(_int(1, 256), 8),
         "vec_env": _choice("dummy", "dummy", "subproc"),
         "torch_threads": _with(_int(1, 64), 1),
-        "players": Key([2, 4], _players, "[min, max] player counts within the game's range"),
+        # None: the game's default player count (filled in by `load`, as is eval.num_players)
+        "players": Key(None, _players, "[min, max] player counts within the game's range"),
         "checkpoint_every": _with(_int(1), 100_000),
         "time_limit_minutes": Key(
             0, lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0,
@@ -130,7 +131,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "final_games": _with(_int(1), 1000),
         "select_from": _with(_int(0), 0),  # also score the last N snapshots and keep the best (0 = final policy)
         "select_games": _with(_int(1), 200),
-        "num_players": _with(_int(1), 4),
+        "num_players": _with(_int(1), None),
         "seed": _with(_int(0), 12345),
         "baselines": Key(
             ["random", "heuristic"],
@@ -271,10 +272,7 @@ def load(
             raise ConfigError("give --game or --config")
         path = Path(__file__).resolve().parent.parent / "configs" / f"{game}.yaml"
     path = Path(path)
-    if not path.exists():
-        raise ConfigError(f"config file {str(path)!r} does not exist")
-    with open(path) as f:
-        config = merge(defaults(), yaml.safe_load(f) or {})
+    config = merge(defaults(), read_yaml(path))
     if game is not None:
         if config["game"] not in (None, game):
             raise ConfigError(f"--game {game} contradicts game: {config['game']} in {path}")
@@ -284,4 +282,52 @@ def load(
     for dotted, value in overrides.items():
         if value is not None:
             config = merge(config, nest(dotted.split("."), value))
-    return validate(config)
+    if game is not None and config["game"] != game:
+        raise ConfigError(f"--set game={config['game']} contradicts --game {game}; give the game once")
+    return validate(with_game_defaults(config))
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    """A config file's mapping, read with yaml.safe_load (plain values only: no tags that build
+    objects); every problem is one ConfigError naming the file, the place and the fix."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"config file {str(path)!r} does not exist") from None
+    except OSError as e:
+        raise ConfigError(f"config file {str(path)!r} cannot be read ({e.strerror}); give a readable YAML file") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"config file {str(path)!r} is not UTF-8 text (byte {e.start}); save it as UTF-8") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        where = f" line {mark.line + 1} column {mark.column + 1}" if mark else ""
+        problem = " ".join(f"{e.context or ''} {e.problem or ''}".split())
+        fix = ("a config holds plain values only (numbers, strings, lists, mappings); remove the tag"
+               if isinstance(e, yaml.constructor.ConstructorError)
+               else "fix the YAML there (indent with spaces, not tabs; close every bracket and quote)")
+        raise ConfigError(f"config file {str(path)!r}{where}: {problem}; {fix}") from None
+    except yaml.YAMLError as e:
+        raise ConfigError(f"config file {str(path)!r} is not valid YAML ({' '.join(str(e).split())})") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"config file {str(path)!r} holds a {type(data).__name__}; it must be a mapping of sections "
+            f"({', '.join(TOP_LEVEL)}), e.g. 'game: corruption'"
+        )
+    return data
+
+
+def with_game_defaults(config: dict[str, Any]) -> dict[str, Any]:
+    """Player counts left unset take the game's default count (always within its range)."""
+    import corruption_envs
+
+    if config.get("game") in corruption_envs.GAMES:
+        n = corruption_envs.game_module(config["game"]).raw_env.rules_class.default_players
+        if config["run"]["players"] is None:
+            config["run"]["players"] = [n, n]
+        if config["eval"]["num_players"] is None:
+            config["eval"]["num_players"] = n
+    return config

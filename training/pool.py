@@ -7,14 +7,15 @@ snapshots the learner still loses to come up more often. Scores start at a prior
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from corruption_envs.core import Agent
+from corruption_envs.core import Agent, PolicyFileError
 from corruption_envs.policy import NumpyPolicy, read_policy_file
+
+from .checkpoint import RESTART, CheckpointError, is_count, is_number, write_atomically
 
 KINDS = ("self", "heuristic", "random")
 PRIOR_GAMES = 2.0  # pseudo-games at score 1/2 before a snapshot has been met
@@ -93,21 +94,34 @@ class OpponentPool:
     def scores(self) -> dict[int, tuple[float, float]]:
         return {s.ident: (s.score, s.games) for s in self.snapshots}
 
-    # --- persistence (for --resume) --------------------------------------------------------------
-    def save(self, folder: Path) -> None:
+    # --- persistence (for --resume; the index goes into the checkpoint, training/checkpoint.py) ------
+    def save(self, folder: Path) -> dict:
+        """Write snapshots not yet in `folder` (never rewritten, so an earlier checkpoint's stay whole);
+        returns the pool's index: plain JSON with each snapshot's file and PFSP score."""
         folder.mkdir(parents=True, exist_ok=True)
         index = []
         for s in self.snapshots:
             name = f"snapshot_{s.ident:04d}.npz"
             if not (folder / name).exists():
-                s.policy.save(folder / name)
+                write_atomically(folder / name, s.policy.save)
             index.append({"ident": s.ident, "step": s.step, "score": s.score, "games": s.games, "file": name})
-        (folder / "pool.json").write_text(json.dumps({"next_id": self._next_id, "snapshots": index}, indent=1))
+        return {"next_id": self._next_id, "snapshots": index}
 
-    def load(self, folder: Path) -> None:
-        data = json.loads((folder / "pool.json").read_text())
-        self._next_id = data["next_id"]
-        self.snapshots = [
-            Snapshot(d["ident"], d["step"], read_policy_file(folder / d["file"]), d["score"], d["games"])
-            for d in data["snapshots"]
-        ]
+    def load(self, folder: Path, index: dict) -> None:
+        """Restore the pool from `save`'s index and the snapshot files in `folder` (read with
+        allow_pickle=False); raises CheckpointError on anything malformed."""
+        snapshots = index.get("snapshots")
+        if not is_count(index.get("next_id")) or not isinstance(snapshots, list):
+            raise CheckpointError(f"the pool index needs next_id (a count) and a snapshot list; {RESTART}")
+        restored = []
+        for d in snapshots:
+            if not (isinstance(d, dict) and is_count(d.get("ident")) and d["ident"] < index["next_id"]
+                    and is_count(d.get("step")) and is_number(d.get("score")) and is_number(d.get("games"))
+                    and 0 <= d["score"] <= d["games"] and d.get("file") == f"snapshot_{d['ident']:04d}.npz"):
+                raise CheckpointError(f"pool index entry {d!r} is malformed; {RESTART}")
+            try:
+                policy = read_policy_file(folder / d["file"])
+            except PolicyFileError as e:
+                raise CheckpointError(f"pool snapshot: {e}") from None
+            restored.append(Snapshot(d["ident"], d["step"], policy, float(d["score"]), float(d["games"])))
+        self._next_id, self.snapshots = index["next_id"], restored

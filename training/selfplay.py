@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from . import checkpoint as ckpt
 from . import config as cfg
 
 REPO = Path(__file__).resolve().parent.parent
@@ -48,19 +49,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path]:
+def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, ckpt.Checkpoint | None]:
+    """The config, the run folder and, for --resume, its checkpoint; reads only, writes nothing."""
     overrides = {"run.timesteps": args.timesteps, "run.seed": args.seed}
     if args.resume:
         out = Path(args.resume)
-        if not (out / "config.yaml").exists() or not (out / "checkpoints" / "latest.zip").exists():
-            raise cfg.ConfigError(f"--resume {out}: no config.yaml and checkpoints/latest.zip there")
+        if args.config:
+            raise cfg.ConfigError(f"--resume {out} reads the run's own config.yaml; drop --config {args.config}")
+        if not (out / "config.yaml").is_file():
+            raise cfg.ConfigError(f"--resume {out}: no config.yaml there; give the folder of a training.selfplay run")
+        trained = cfg.load(None, out / "config.yaml")["game"]
         config = cfg.load(args.game, out / "config.yaml", args.set, **overrides)
-        return config, out
+        if config["game"] != trained:
+            raise cfg.ConfigError(f"--resume {out}: the run trains {trained}; it cannot switch to {config['game']}")
+        return config, out, ckpt.read(out)
     config = cfg.load(args.game, args.config, args.set, **overrides)
     out = Path(args.out) if args.out else REPO / "runs" / f"{config['game']}-{time.strftime('%Y%m%d-%H%M%S')}"
     if out.exists() and any(out.iterdir()):
         raise cfg.ConfigError(f"--out {out} exists and is not empty; pick a new folder or use --resume")
-    return config, out
+    return config, out, None
 
 
 def policy_meta(config: dict[str, Any], steps: int, commit: str) -> dict[str, Any]:
@@ -74,7 +81,7 @@ def policy_meta(config: dict[str, Any], steps: int, commit: str) -> dict[str, An
     }
 
 
-def build_model(config: dict[str, Any], venv: Any, out: Path, resume: bool) -> Any:
+def build_model(config: dict[str, Any], venv: Any, out: Path) -> Any:
     from sb3_contrib import MaskablePPO
 
     from .export import ACTIVATION_MODULES
@@ -82,9 +89,6 @@ def build_model(config: dict[str, Any], venv: Any, out: Path, resume: bool) -> A
     ppo = config["ppo"]
     lr, frac = ppo["learning_rate"], ppo["lr_final_fraction"]
     schedule = lambda remaining: lr * (frac + (1.0 - frac) * remaining)  # noqa: E731 (sb3 wants a callable)
-    if resume:
-        return MaskablePPO.load(out / "checkpoints" / "latest.zip", env=venv, device="cpu",
-                                custom_objects={"learning_rate": schedule, "lr_schedule": schedule})
     arch = list(ppo["net_arch"])
     policy_kwargs = {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": ACTIVATION_MODULES[ppo["activation"]]}
     policy: Any = "MlpPolicy"
@@ -130,32 +134,61 @@ def make_venv(config: dict[str, Any], pool: Any) -> Any:
     return VecMonitor(venv)
 
 
-def train(config: dict[str, Any], out: Path, resume: bool = False, progress: bool = True) -> dict[str, Any]:
-    """Run (or continue) training; returns the final evaluation summary."""
+def start(config: dict[str, Any], out: Path, checkpoint: ckpt.Checkpoint | None) -> tuple[Any, Any, Any]:
+    """The model, its vec env and the opponent pool, from the config and the checkpoint if any;
+    writes nothing, so a checkpoint that does not fit leaves the run folder as it was."""
     import torch
     from stable_baselines3.common.utils import set_random_seed
 
+    from .pool import OpponentPool
+
+    torch.set_num_threads(config["run"]["torch_threads"])
+    set_random_seed(config["run"]["seed"])
+    pool_cfg = config["pool"]
+    pool = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"])
+    venv = make_venv(config, pool)
+    try:
+        model = build_model(config, venv, out)
+        if checkpoint is not None:
+            restore(model, pool, checkpoint, config, out)
+    except BaseException:
+        venv.close()
+        raise
+    return model, venv, pool
+
+
+def restore(model: Any, pool: Any, checkpoint: ckpt.Checkpoint, config: dict[str, Any], out: Path) -> None:
+    """The checkpoint's tensors into the model, its snapshots into the pool, each checked to fit."""
+    from .export import export_actor
+
+    ckpt.restore(model, checkpoint)
+    pool.load(out / "pool", checkpoint.pool)
+    learner = export_actor(model, config["ppo"]["activation"], prior=cfg.bot_option(config, "prior"))
+    for snap in pool.snapshots:
+        p = snap.policy
+        if (p.obs_size, p.num_actions, p.prior) != (learner.obs_size, learner.num_actions, learner.prior):
+            raise ckpt.CheckpointError(
+                f"pool snapshot {snap.ident} has {p.obs_size} inputs, {p.num_actions} actions and prior "
+                f"{p.prior!r}; the run's model has {learner.obs_size}, {learner.num_actions} and "
+                f"{learner.prior!r}; {ckpt.RESTART}"
+            )
+
+
+def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, resume: bool = False,
+          progress: bool = True) -> dict[str, Any]:
+    """Run (or continue) training of `start`'s model; returns the final evaluation summary."""
     from .callbacks import SelfPlayCallback
     from .evaluate import results_rows
     from .export import export_actor
     from .plot import plot_learning_curve
-    from .pool import OpponentPool
 
-    run = config["run"]
-    torch.set_num_threads(run["torch_threads"])
-    set_random_seed(run["seed"])
+    run, pool_cfg = config["run"], config["pool"]
     out.mkdir(parents=True, exist_ok=True)
     commit = git_commit()
     (out / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     with open(out / "commit.txt", "a") as f:
         f.write(f"{commit}\n")
 
-    pool_cfg = config["pool"]
-    pool = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"])
-    venv = make_venv(config, pool)
-    model = build_model(config, venv, out, resume)
-    if resume:
-        pool.load(out / "pool")
     activation, prior = config["ppo"]["activation"], cfg.bot_option(config, "prior")
     export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, commit),  # noqa: E731
                                   prior)
@@ -191,7 +224,6 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
         recent = earlier[-ev["select_from"]:]
         final, selection = select_best([(model.num_timesteps, final), *recent], config)
     final.save(out / "policy.npz")
-    model.save(out / "model.zip")
     results = callback.run_evaluation(ev["final_games"], final)
     plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config["game"])
     summary = {
@@ -230,11 +262,12 @@ def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        config, out = resolve(args)
-    except cfg.ConfigError as e:
+        config, out, checkpoint = resolve(args)
+        model, venv, pool = start(config, out, checkpoint)
+    except ValueError as e:  # the config's, the checkpoint's or a game's own error, each naming the fix
         print(f"error: {e}", file=sys.stderr)
         return 2
-    train(config, out, resume=bool(args.resume), progress=not args.no_progress)
+    train(config, out, model, venv, pool, resume=checkpoint is not None, progress=not args.no_progress)
     return 0
 
 

@@ -27,10 +27,17 @@ def toy_yaml_path(tmp_path_factory):
     return path
 
 
+def pool_index(run):
+    return json.loads((run / "checkpoints" / "latest.json").read_text())["pool"]
+
+
 def test_run_folder_holds_everything_the_brief_lists(run):
-    for name in ("config.yaml", "commit.txt", "metrics.csv", "policy.npz", "model.zip", "results.json",
-                 "learning_curve.png", "checkpoints/latest.zip", "pool/pool.json"):
+    for name in ("config.yaml", "commit.txt", "metrics.csv", "policy.npz", "results.json",
+                 "learning_curve.png", "checkpoints/latest.json", "pool/snapshot_0000.npz"):
         assert (run / name).exists(), name
+    assert not list(run.rglob("*.zip")) and not list(run.rglob("*.tmp*"))  # no SB3 pickle, no leftovers
+    manifest = json.loads((run / "checkpoints" / "latest.json").read_text())
+    assert [p.name for p in (run / "checkpoints").glob("*.pt")] == [manifest["model"]]  # older ones pruned
     assert any((run / "tensorboard").rglob("events.out.tfevents.*"))
     config = yaml.safe_load((run / "config.yaml").read_text())
     assert config["game"] == "toy" and config["ppo"]["net_arch"] == [16, 16]  # resolved, defaults filled
@@ -75,7 +82,7 @@ def test_resume_continues_from_the_checkpoint(run, tmp_path):
     results = json.loads((out / "results.json").read_text())
     assert results["timesteps"] >= 1536
     assert len((out / "commit.txt").read_text().split()) == 2  # one line per (re)start
-    assert json.loads((out / "pool" / "pool.json").read_text())["next_id"] > 4
+    assert pool_index(out)["next_id"] > 4
 
 
 def test_out_folder_that_is_not_empty_is_refused(run, toy_yaml_path, capsys):
@@ -87,7 +94,7 @@ def test_subprocess_envs_keep_their_pool_replicas_in_sync(toy_yaml_path, tmp_pat
     out = tmp_path / "sub"
     assert main(["--config", str(toy_yaml_path), "--out", str(out), "--no-progress",
                  "--set", "run.vec_env=subproc", "--set", "run.timesteps=512"]) == 0
-    pool = json.loads((out / "pool" / "pool.json").read_text())
+    pool = pool_index(out)
     assert len(pool["snapshots"]) == 3  # initial + two snapshot_every=256 (max_snapshots=3)
     assert sum(s["games"] for s in pool["snapshots"]) > 3 * 2  # results flowed back from the workers
 

@@ -1,4 +1,6 @@
 """The opponent pool (PFSP, mix, size limit) and the seeded evaluation with Wilson intervals."""
+import json
+
 import numpy as np
 import pytest
 
@@ -44,9 +46,9 @@ def test_pool_saves_and_reloads_snapshots_and_scores(tmp_path):
     pool = OpponentPool({"self": 1.0}, 3, 2.0)
     snap = pool.add(dummy_policy(), 7)
     pool.record(snap.ident, 1.0)
-    pool.save(tmp_path)
+    index = pool.save(tmp_path)
     again = OpponentPool({"self": 1.0}, 3, 2.0)
-    again.load(tmp_path)
+    again.load(tmp_path, json.loads(json.dumps(index)))  # the index is plain JSON
     assert [(s.ident, s.step, s.score, s.games) for s in again.snapshots] == [(0, 7, 2.0, 3.0)]
     assert again.add(dummy_policy(), 8).ident == 1
 
