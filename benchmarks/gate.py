@@ -36,9 +36,9 @@ from .stats import PairedTest, paired_t_test, wilson_interval
 from .tournament import (
     GameRecord,
     Job,
-    build_agent,
+    agent_problem,
     default_players,
-    make_env,
+    env_class,
     play_jobs,
     rank_points,
     rotations,
@@ -123,7 +123,7 @@ def champion_path(game: str, policies: Path) -> Path:
 
 def gate_players(game: str, path: Path, players: int | None) -> int:
     """The asked player count, else the game's default when the policy was trained for it, else the
-    smallest count it was trained for (an unreadable file keeps the default; load_check reports it)."""
+    smallest count it was trained for (an unreadable file keeps the default; agent_problem reports it)."""
     if players:
         return players
     n = default_players(game)
@@ -135,15 +135,6 @@ def gate_players(game: str, path: Path, players: int | None) -> int:
         return n
     lo, hi = int(meta.get("min_players", n)), int(meta.get("max_players", n))
     return n if lo <= n <= hi else lo
-
-
-def load_check(game: str, path: Path, n: int) -> str | None:
-    """Why the policy at `path` cannot play `game` with n players, or None when it can."""
-    try:
-        build_agent(str(path), make_env(game, n), seed=0)
-    except Exception as e:  # any failure to load is the finding we report
-        return f"{type(e).__name__}: {e}"
-    return None
 
 
 def check_champion(
@@ -160,7 +151,7 @@ def check_champion(
     if not path.exists():
         return [Check(game, "champion", "NO CHAMPION", f"{path} does not exist yet: skipped, not a failure")]
     n = gate_players(game, path, players)
-    problem = load_check(game, path, n)
+    problem = agent_problem(game, str(path), n)
     if problem:
         return [Check(game, "champion loads", "ERROR", f"{path}: {problem}")]
     checks = []
@@ -199,7 +190,7 @@ def check_candidate(
         return Check(game, name, "NO CHAMPION", f"{champ} does not exist yet: nothing to compare with")
     n = gate_players(game, champ, players)
     for label, path in (("candidate", candidate), ("champion", champ)):
-        problem = load_check(game, path, n) if path.exists() else f"{path} does not exist"
+        problem = agent_problem(game, str(path), n) if path.exists() else f"{path} does not exist"
         if problem:
             return Check(game, name, "ERROR", f"{label} {path}: {problem}")
     jobs = seat_jobs(n, deals, seed)
@@ -250,6 +241,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import corruption_envs
 
+    for game in args.games or ():
+        try:
+            env_class(game)
+        except (ValueError, ImportError, AttributeError) as e:
+            print(f"error: --games {game}: {type(e).__name__}: {e}", file=sys.stderr)
+            return 2
     start = time.perf_counter()
     print("strength gate (one-sided paired t-tests over fixed deals; see python -m benchmarks.gate -h)",
           flush=True)

@@ -73,6 +73,9 @@ def player_counts(game: str, asked: Sequence[str] | None) -> list[int]:
         return [rules.default_players]
     if list(asked) == ["all"]:
         return list(range(rules.min_players, rules.max_players + 1))
+    bad = [n for n in asked if not n.isdigit()]
+    if bad:
+        raise ValueError(f"--players {' '.join(bad)}: give player counts as integers, or 'all'")
     return [int(n) for n in asked]
 
 
@@ -83,6 +86,32 @@ def build_agent(spec: str, env: Any, seed: int | None = None) -> Any:
     from corruption_envs.bots import make_agent
 
     return make_agent(spec, env, seed)
+
+
+def agent_problem(game: str, spec: str, num_players: int) -> str | None:
+    """Why `spec` cannot play `game` with `num_players`, or None when it can."""
+    try:
+        build_agent(spec, make_env(game, num_players), seed=0)
+    except Exception as e:  # noqa: BLE001 (any failure to load the agent is the finding we report)
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+def setup_problem(game: str, asked_players: Sequence[str] | None, specs: Sequence[str]) -> str | None:
+    """Why a tournament of `specs` at `asked_players` cannot be played (unknown game, player count out
+    of the game's range, an agent that does not load), checked before any game; None when it can."""
+    try:
+        players = player_counts(game, asked_players)
+        for n in players:
+            make_env(game, n)
+    except (ValueError, ImportError, AttributeError) as e:
+        return f"{type(e).__name__}: {e}"
+    for n in players:
+        for spec in dict.fromkeys(specs):
+            problem = agent_problem(game, spec, n)
+            if problem:
+                return f"agent {spec!r} cannot play {game} with {n} players: {problem}"
+    return None
 
 
 def reseed_agent(agent: Any, seed: int) -> None:
@@ -565,6 +594,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=None, help="folder for summary.json, summary.md, chart.png")
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
+    problem = setup_problem(args.game, args.players, args.agents)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     players = player_counts(args.game, args.players)
     result = run_tournament(args.game, players, args.agents, args.games, args.seed, args.workers,
                             progress=not args.no_progress)

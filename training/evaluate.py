@@ -1,13 +1,16 @@
 """Seeded evaluation of an agent against baseline bots, seats rotated, with 95% Wilson intervals."""
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import corruption_envs
+from corruption_envs.core import PolicyFileError
 from corruption_envs.bots import make_agent
 from corruption_envs.evaluation import Result, evaluate, wilson_interval
 
-__all__ = ["Result", "evaluate", "against_baselines", "wilson_interval", "results_rows", "main"]
+__all__ = ["Result", "evaluate", "against_baselines", "wilson_interval", "results_rows", "trained_env_config",
+           "main"]
 
 
 def against_baselines(policy: Any, config: dict[str, Any], games: int, seed: int | None = None) -> list[Result]:
@@ -28,6 +31,16 @@ def results_rows(results: list[Result]) -> list[list[str]]:
     return rows
 
 
+def trained_env_config(policy: Any) -> dict[str, Any]:
+    """The rule options a policy was trained with (its file's meta), so it plays under them; the
+    reward mode does not matter for evaluation."""
+    env_config = getattr(policy, "meta", {}).get("env_config", {})
+    if not isinstance(env_config, dict):
+        raise PolicyFileError(f"policy meta env_config={env_config!r} is not a mapping of rule options; "
+                              "re-export the policy with `python -m training.selfplay`")
+    return {k: v for k, v in env_config.items() if k != "reward"}
+
+
 def main(argv: list[str] | None = None) -> int:
     """python -m training.evaluate --game corruption --policy policies/corruption/champion.npz"""
     import argparse
@@ -42,11 +55,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=2026, help="deal seed (differs from training's eval seed)")
     args = p.parse_args(argv)
-    env = corruption_envs.env(args.game, num_players=args.players)
-    policy = make_agent(args.policy, env, seed=args.seed)
-    # a policy plays under the rule options it was trained with (the reward mode does not matter here)
-    meta = getattr(policy, "meta", {})
-    env_config = {k: v for k, v in meta.get("env_config", {}).items() if k != "reward"}
+    try:  # every input checked before the first game: a bad one is one line, not a traceback
+        env = corruption_envs.env(args.game, num_players=args.players)
+        policy = make_agent(args.policy, env, seed=args.seed)
+        env_config = trained_env_config(policy)
+        corruption_envs.env(args.game, num_players=args.players, **env_config)
+        for baseline in args.baselines:
+            make_agent(baseline, env)
+        if args.games < 1:
+            raise ValueError(f"--games {args.games}: give at least 1 game")
+    except ValueError as e:  # an unknown game or agent, a bad player count, a corrupt policy file
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     rows = []
     for baseline in args.baselines:
         r = evaluate(policy, args.game, baseline, args.games, args.players, args.seed, env_config)
