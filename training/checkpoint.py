@@ -57,9 +57,10 @@ def save(out: Path, model: Any, pool: Any) -> None:
         "n_updates": model._n_updates, "model": name, "pool": pool.save(out / "pool"),
     }
     write_atomically(folder / MANIFEST, lambda tmp: tmp.write_text(json.dumps(manifest, indent=1)))
-    for old in folder.glob("model_*.pt"):  # the new checkpoint is whole: earlier tensors can go
+    # the new checkpoint is whole: earlier tensors can go, and what a killed save left half-written
+    for old in {*folder.glob("model_*.pt"), *folder.glob("*.tmp*"), *(out / "pool").glob("*.tmp*")}:
         if old.name != name:
-            old.unlink()
+            old.unlink(missing_ok=True)
 
 
 @dataclass
@@ -142,10 +143,11 @@ def restore(model: Any, checkpoint: Checkpoint) -> None:
         raise CheckpointError(f"checkpoint tensors {sorted(set(state) ^ set(own))} do not match the model "
                               f"the run's config builds; {fix}")
     for key, t in state.items():
-        if not isinstance(t, torch.Tensor) or t.shape != own[key].shape or not t.is_floating_point():
-            shape = tuple(t.shape) if isinstance(t, torch.Tensor) else type(t).__name__
-            raise CheckpointError(f"checkpoint tensor {key!r} is {shape}, the model's is "
-                                  f"{tuple(own[key].shape)} floats; {fix}")
+        if not isinstance(t, torch.Tensor) or not t.is_floating_point():
+            raise CheckpointError(f"checkpoint entry {key!r} is not a float tensor; {RESTART}")
+        if t.shape != own[key].shape:
+            raise CheckpointError(f"checkpoint tensor {key!r} of shape {tuple(t.shape)} does not fit the model "
+                                  f"the run's config builds ({tuple(own[key].shape)}); {fix}")
         if not torch.isfinite(t).all():
             raise CheckpointError(f"checkpoint tensor {key!r} holds non-finite values; {RESTART}")
     params = [p for group in optimizer.param_groups for p in group["params"]]

@@ -272,7 +272,11 @@ def load(
             raise ConfigError("give --game or --config")
         path = Path(__file__).resolve().parent.parent / "configs" / f"{game}.yaml"
     path = Path(path)
-    config = merge(defaults(), read_yaml(path))
+    data = read_yaml(path)
+    try:
+        config = merge(defaults(), data)
+    except ConfigError as e:
+        raise ConfigError(f"in {str(path)!r}: {e}") from None
     if game is not None:
         if config["game"] not in (None, game):
             raise ConfigError(f"--game {game} contradicts game: {config['game']} in {path}")

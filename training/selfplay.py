@@ -59,9 +59,10 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, ckpt.Checkp
         if not (out / "config.yaml").is_file():
             raise cfg.ConfigError(f"--resume {out}: no config.yaml there; give the folder of a training.selfplay run")
         trained = cfg.load(None, out / "config.yaml")["game"]
+        for item in args.set:
+            if cfg.parse_set(item)[0][0] == "game":
+                raise cfg.ConfigError(f"--resume {out}: the run trains {trained}; drop --set {item}")
         config = cfg.load(args.game, out / "config.yaml", args.set, **overrides)
-        if config["game"] != trained:
-            raise cfg.ConfigError(f"--resume {out}: the run trains {trained}; it cannot switch to {config['game']}")
         return config, out, ckpt.read(out)
     config = cfg.load(args.game, args.config, args.set, **overrides)
     out = Path(args.out) if args.out else REPO / "runs" / f"{config['game']}-{time.strftime('%Y%m%d-%H%M%S')}"
