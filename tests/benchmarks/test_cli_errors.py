@@ -1,0 +1,57 @@
+"""The tournament and gate command lines: bad input is one line on stderr and exit 2, before any game."""
+import os
+
+import numpy as np
+import pytest
+
+from benchmarks import gate, tournament
+from tests.benchmarks.toy_agents import TOY
+
+
+class Payload:
+    """Unpickling this creates `marker`: proof that a loader ran code from a file."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return os.mkdir, (self.marker,)
+
+
+def one_line_error(capsys, *fragments):
+    captured = capsys.readouterr()
+    err = captured.err
+    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err, err
+    assert "win rate" not in captured.out  # no game was played
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+
+
+@pytest.fixture
+def files(tmp_path):
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_bytes(b"PK\x03\x04 half a zip")
+    pickled = tmp_path / "pickled.npz"
+    with open(pickled, "wb") as f:
+        np.savez(f, meta=np.array([Payload(tmp_path / "pwned")], dtype=object))
+    return {"GARBAGE": str(garbage), "PICKLED": str(pickled)}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--game", "chess", "--agents", "random"], "unknown game 'chess'; choose one of"),
+    (["--game", "corruption", "--agents", "random", "GARBAGE"], "is corrupt or not a policy .npz"),
+    (["--game", "corruption", "--agents", "PICKLED", "random"], "is corrupt or not a policy .npz"),
+    (["--game", "corruption", "--agents", "random", "nobody"], "unknown agent 'nobody'"),
+    (["--game", TOY, "--players", "9", "--agents", "random"], "num_players"),
+    (["--game", TOY, "--players", "three", "--agents", "random"], "--players three: give player counts as integers"),
+])
+def test_tournament_reports_bad_input_in_one_line(files, tmp_path, capsys, args, message):
+    args = [files.get(a, a) for a in args]
+    assert tournament.main([*args, "--games", "4", "--no-progress", "--out", str(tmp_path / "out")]) == 2
+    one_line_error(capsys, message)
+    assert not (tmp_path / "out").exists() and not (tmp_path / "pwned").exists()
+
+
+def test_gate_refuses_an_unknown_game_instead_of_skipping_it(capsys):
+    assert gate.main(["--games", "chess"]) == 2
+    one_line_error(capsys, "--games chess", "unknown game 'chess'")
