@@ -40,7 +40,7 @@ def files(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--game", "chess", "--agents", "random"], "unknown game 'chess'; choose one of"),
     (["--game", "corruption", "--agents", "random", "GARBAGE"], "is corrupt or not a policy .npz"),
-    (["--game", "corruption", "--agents", "PICKLED", "random"], "is corrupt or not a policy .npz"),
+    (["--game", "corruption", "--agents", "PICKLED", "random"], "PolicyFileError: policy file"),
     (["--game", "corruption", "--agents", "random", "nobody"], "unknown agent 'nobody'"),
     (["--game", TOY, "--players", "9", "--agents", "random"], "num_players"),
     (["--game", TOY, "--players", "three", "--agents", "random"], "--players three: give player counts as integers"),
