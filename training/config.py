@@ -299,7 +299,9 @@ def read_yaml(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise ConfigError(f"config file {str(path)!r} does not exist") from None
     except OSError as e:
-        raise ConfigError(f"config file {str(path)!r} cannot be read ({e.strerror}); give a readable YAML file") from None
+        raise ConfigError(
+            f"config file {str(path)!r} cannot be read ({e.strerror}); give a readable YAML file"
+        ) from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"config file {str(path)!r} is not UTF-8 text (byte {e.start}); save it as UTF-8") from None
     try:

@@ -117,7 +117,7 @@ class OpponentPool:
         for d in snapshots:
             if not (isinstance(d, dict) and is_count(d.get("ident")) and d["ident"] < index["next_id"]
                     and is_count(d.get("step")) and is_number(d.get("score")) and is_number(d.get("games"))
-                    and 0 <= d["score"] <= d["games"] and d.get("file") == f"snapshot_{d['ident']:04d}.npz"):
+                    and 0 <= d["score"] <= d["games"] and d["games"] > 0 and d.get("file") == f"snapshot_{d['ident']:04d}.npz"):
                 raise CheckpointError(f"pool index entry {d!r} is malformed; {RESTART}")
             try:
                 policy = read_policy_file(folder / d["file"])

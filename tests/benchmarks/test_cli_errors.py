@@ -1,30 +1,10 @@
 """The tournament and gate command lines: bad input is one line on stderr and exit 2, before any game."""
-import os
-
 import numpy as np
 import pytest
 
 from benchmarks import gate, tournament
 from tests.benchmarks.toy_agents import TOY
-
-
-class Payload:
-    """Unpickling this creates `marker`: proof that a loader ran code from a file."""
-
-    def __init__(self, marker):
-        self.marker = str(marker)
-
-    def __reduce__(self):
-        return os.mkdir, (self.marker,)
-
-
-def one_line_error(capsys, *fragments):
-    captured = capsys.readouterr()
-    err = captured.err
-    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err, err
-    assert "win rate" not in captured.out  # no game was played
-    for fragment in fragments:
-        assert fragment in err, (fragment, err)
+from tests.crafted import Payload, one_line_error
 
 
 @pytest.fixture
@@ -48,7 +28,7 @@ def files(tmp_path):
 def test_tournament_reports_bad_input_in_one_line(files, tmp_path, capsys, args, message):
     args = [files.get(a, a) for a in args]
     assert tournament.main([*args, "--games", "4", "--no-progress", "--out", str(tmp_path / "out")]) == 2
-    one_line_error(capsys, message)
+    assert "win rate" not in one_line_error(capsys, message)  # no game was played
     assert not (tmp_path / "out").exists() and not (tmp_path / "pwned").exists()
 
 

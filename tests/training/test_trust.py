@@ -16,20 +16,11 @@ import pytest
 import torch
 import yaml
 
+from tests.crafted import Payload, one_line_error
 from tests.training.conftest import TOY_YAML
 from training import checkpoint as ckpt
 from training import config as cfg
 from training.selfplay import main
-
-
-class Payload:
-    """Unpickling this creates `marker`: proof that a loader ran code from a file."""
-
-    def __init__(self, marker):
-        self.marker = str(marker)
-
-    def __reduce__(self):
-        return os.mkdir, (self.marker,)
 
 
 @pytest.fixture(scope="module")
@@ -60,18 +51,11 @@ def manifest(run):
     return json.loads((run / "checkpoints" / "latest.json").read_text())
 
 
-def one_line_error(capsys, *fragments):
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err, err
-    for fragment in fragments:
-        assert fragment in err, (fragment, err)
-    return err
-
-
 # --- what a checkpoint holds ------------------------------------------------------------------------------
 def test_a_checkpoint_is_plain_json_naming_a_tensors_only_file(base_run):
     m = manifest(base_run)
-    assert m["format"] == ckpt.FORMAT and m["timesteps"] >= 512 and m["model"] == f"model_{m['timesteps']}-{m['n_updates']}.pt"
+    assert m["format"] == ckpt.FORMAT and m["timesteps"] >= 512
+    assert m["model"] == f"model_{m['timesteps']}-{m['n_updates']}.pt"
     tensors = torch.load(base_run / "checkpoints" / m["model"], weights_only=True)
 
     def leaves(x):
@@ -143,7 +127,8 @@ def nan_weights(run):
 
 @pytest.mark.parametrize("damage, args, message", [
     (None, ["--set", "ppo.gamma=2"], "ppo.gamma=2 is not allowed"),
-    (None, ["--set", "ppo.net_arch=[8, 8]"], "of shape (16, 30) does not fit the model the run's config builds ((8, 30))"),
+    (None, ["--set", "ppo.net_arch=[8, 8]"],
+     "of shape (16, 30) does not fit the model the run's config builds ((8, 30))"),
     (None, ["--set", "ppo.prior=heuristic"], "do not match the model"),
     (None, ["--set", "game=corruption"], "the run trains toy; drop --set game=corruption"),
     (None, ["--game", "corruption"], "--game corruption contradicts game: toy"),
