@@ -189,10 +189,10 @@ def check_candidate(
     if not champ.exists():
         return Check(game, name, "NO CHAMPION", f"{champ} does not exist yet: nothing to compare with")
     n = gate_players(game, champ, players)
-    for label, path in (("candidate", candidate), ("champion", champ)):
-        problem = agent_problem(game, str(path), n) if path.exists() else f"{path} does not exist"
+    for label, spec in (("candidate", str(candidate)), ("champion", str(champ)), ("--field", field)):
+        problem = agent_problem(game, spec, n) if label == "--field" or Path(spec).exists() else "does not exist"
         if problem:
-            return Check(game, name, "ERROR", f"{label} {path}: {problem}")
+            return Check(game, name, "ERROR", f"{label} {spec}: {problem}")
     jobs = seat_jobs(n, deals, seed)
     cand = play_jobs(game, [str(candidate), field], jobs, workers)
     champ_records = play_jobs(game, [str(champ), field], jobs, workers)

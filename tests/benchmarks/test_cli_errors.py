@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from benchmarks import gate, tournament
-from tests.benchmarks.toy_agents import TOY
+from tests.benchmarks.toy_agents import RAISE, TOY, toy_policy
 from tests.crafted import Payload, one_line_error
 
 
@@ -35,3 +35,12 @@ def test_tournament_reports_bad_input_in_one_line(files, tmp_path, capsys, args,
 def test_gate_refuses_an_unknown_game_instead_of_skipping_it(capsys):
     assert gate.main(["--games", "chess"]) == 2
     one_line_error(capsys, "--games chess", "unknown game 'chess'")
+
+
+def test_gate_reports_an_unknown_field_bot_as_an_error_before_playing(tmp_path, capsys):
+    toy_policy(tmp_path / TOY / "champion.npz", RAISE)
+    candidate = toy_policy(tmp_path / "candidate.npz", RAISE)
+    assert gate.main(["--games", TOY, "--policies", str(tmp_path), "--candidate", str(candidate),
+                      "--field", "champ", "--deals", "2", "--workers", "1"]) == 2
+    lines = [line for line in capsys.readouterr().out.splitlines() if "--field champ:" in line]
+    assert len(lines) == 1 and lines[0].startswith("ERROR") and "unknown agent 'champ'" in lines[0]
