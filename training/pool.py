@@ -58,6 +58,7 @@ class OpponentPool:
         self.pfsp_power = pfsp_power
         self.snapshots: list[Snapshot] = []
         self._next_id = 0
+        self._on_disk: set[int] = set()  # snapshots this pool wrote or read (a file left by a killed save is not)
 
     def add(self, policy: NumpyPolicy, step: int, ident: int | None = None) -> Snapshot:
         """Add a snapshot (a replica passes the trainer's `ident` so both name it alike)."""
@@ -96,14 +97,15 @@ class OpponentPool:
 
     # --- persistence (for --resume; the index goes into the checkpoint, training/checkpoint.py) ------
     def save(self, folder: Path) -> dict:
-        """Write snapshots not yet in `folder` (never rewritten, so an earlier checkpoint's stay whole);
-        returns the pool's index: plain JSON with each snapshot's file and PFSP score."""
+        """Write the snapshots this pool has not written yet (never rewritten, so an earlier checkpoint's
+        stay whole); returns the pool's index: plain JSON with each snapshot's file and PFSP score."""
         folder.mkdir(parents=True, exist_ok=True)
         index = []
         for s in self.snapshots:
             name = f"snapshot_{s.ident:04d}.npz"
-            if not (folder / name).exists():
+            if s.ident not in self._on_disk:
                 write_atomically(folder / name, s.policy.save)
+                self._on_disk.add(s.ident)
             index.append({"ident": s.ident, "step": s.step, "score": s.score, "games": s.games, "file": name})
         return {"next_id": self._next_id, "snapshots": index}
 
@@ -125,3 +127,4 @@ class OpponentPool:
                 raise CheckpointError(f"pool snapshot: {e}") from None
             restored.append(Snapshot(d["ident"], d["step"], policy, float(d["score"]), float(d["games"])))
         self._next_id, self.snapshots = index["next_id"], restored
+        self._on_disk = {s.ident for s in restored}

@@ -53,6 +53,20 @@ def test_pool_saves_and_reloads_snapshots_and_scores(tmp_path):
     assert again.add(dummy_policy(), 8).ident == 1
 
 
+def test_pool_overwrites_a_snapshot_file_a_killed_save_left_behind(tmp_path):
+    """A save killed after writing snapshot 0 but before its checkpoint: the resumed run makes a new
+    snapshot 0, and that is the one its checkpoint must point to."""
+    from corruption_envs.policy import read_policy_file
+
+    dummy_policy().save(tmp_path / "snapshot_0000.npz")  # the killed run's snapshot 0
+    pool = OpponentPool({"self": 1.0}, 3, 2.0)
+    policy = dummy_policy()
+    policy.head[1][:] = 7.0
+    pool.add(policy, 0)
+    pool.save(tmp_path)
+    assert (read_policy_file(tmp_path / "snapshot_0000.npz").head[1] == 7.0).all()
+
+
 def test_wilson_interval_matches_known_values():
     lo, hi = wilson(60, 100)
     assert lo == pytest.approx(0.5020, abs=1e-4) and hi == pytest.approx(0.6906, abs=1e-4)
