@@ -50,6 +50,16 @@ class SampledPolicy:
         return int(np.searchsorted(c, self.rng.random() * c[-1], side="right"))
 
 
+def index_entry_ok(d: object, next_id: int) -> bool:
+    """A pool index entry as `OpponentPool.save` writes it: counts, a score within its games, and the
+    file named by its ident (so an index cannot point outside the pool folder)."""
+    return (
+        isinstance(d, dict) and is_count(d.get("ident")) and d["ident"] < next_id and is_count(d.get("step"))
+        and is_number(d.get("score")) and is_number(d.get("games")) and 0 <= d["score"] <= d["games"]
+        and d["games"] > 0 and d.get("file") == f"snapshot_{d['ident']:04d}.npz"
+    )
+
+
 class OpponentPool:
     def __init__(self, mix: dict[str, float], max_snapshots: int, pfsp_power: float) -> None:
         weights = np.array([float(mix.get(k, 0.0)) for k in KINDS])
@@ -58,7 +68,7 @@ class OpponentPool:
         self.pfsp_power = pfsp_power
         self.snapshots: list[Snapshot] = []
         self._next_id = 0
-        self._on_disk: set[int] = set()  # snapshots this pool wrote or read (a file left by a killed save is not)
+        self._on_disk: set[int] = set()  # snapshots this pool wrote or read; a killed save's leftovers are not
 
     def add(self, policy: NumpyPolicy, step: int, ident: int | None = None) -> Snapshot:
         """Add a snapshot (a replica passes the trainer's `ident` so both name it alike)."""
@@ -117,10 +127,8 @@ class OpponentPool:
             raise CheckpointError(f"the pool index needs next_id (a count) and a snapshot list; {RESTART}")
         restored = []
         for d in snapshots:
-            if not (isinstance(d, dict) and is_count(d.get("ident")) and d["ident"] < index["next_id"]
-                    and is_count(d.get("step")) and is_number(d.get("score")) and is_number(d.get("games"))
-                    and 0 <= d["score"] <= d["games"] and d["games"] > 0 and d.get("file") == f"snapshot_{d['ident']:04d}.npz"):
-                raise CheckpointError(f"pool index entry {d!r} is malformed; {RESTART}")
+            if not index_entry_ok(d, index["next_id"]):
+                raise CheckpointError(f"pool index entry {d!r:.120} is malformed; {RESTART}")
             try:
                 policy = read_policy_file(folder / d["file"])
             except PolicyFileError as e:
