@@ -10,7 +10,7 @@ import importlib.util
 from types import ModuleType
 from typing import Any
 
-from .core import GameEnv, GameOverError, IllegalActionError, PolicyFileError, RandomAgent
+from .core import GameEnv, GameOverError, IllegalActionError, NotResetError, PolicyFileError, RandomAgent
 
 __version__ = "0.1.0"
 
@@ -47,6 +47,7 @@ __all__ = [
     "GameEnv",
     "GameOverError",
     "IllegalActionError",
+    "NotResetError",
     "PolicyFileError",
     "RandomAgent",
     "env",
