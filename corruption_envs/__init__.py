@@ -22,6 +22,17 @@ GAMES: dict[str, str] = {
 }
 
 
+def register(name: str, module: str) -> None:
+    """Make game `name` playable by name, from `module` (which defines env() and raw_env(), and
+    HeuristicAgent for 'heuristic' bots). Only code registers a game: a file (a replay log, a config)
+    can only name one registered here, so reading a file never imports anything it names."""
+    if not (isinstance(name, str) and name.isidentifier()):
+        raise ValueError(f"game name {name!r} must be an identifier, e.g. 'my_game'")
+    if GAMES.get(name, module) != module:
+        raise ValueError(f"game {name!r} is already registered to {GAMES[name]}; pick another name")
+    GAMES[name] = module
+
+
 def list_games() -> list[str]:
     """The names of the games whose module is installed."""
     return [g for g in GAMES if importlib.util.find_spec(GAMES[g]) is not None]
@@ -54,4 +65,5 @@ __all__ = [
     "game_module",
     "list_games",
     "raw_env",
+    "register",
 ]
