@@ -91,10 +91,11 @@ def _records(path: str) -> list[tuple[int, dict[str, Any]]]:
         except (ValueError, RecursionError) as e:  # ValueError: also NaN and ints too long to read
             raise LogError(f"{path} line {n} is not JSON ({e}); the file is cut short or not a log; "
                            f"{FIX}") from None
-        if not (isinstance(record, dict) and isinstance(record.get("type"), str) and record["type"] in FIELDS):
+        kind = record.get("type") if isinstance(record, dict) else None
+        if not (isinstance(kind, str) and kind in FIELDS):
             raise LogError(f"{path} line {n} is not a log record (an object whose type is one of "
                            f"{list(FIELDS)}); {FIX}")
-        if not records and record["type"] != "header":
+        if not records and kind != "header":
             raise LogError(f"{path} does not start with a header line; is it a --log file? {FIX}")
         _check_fields(path, n, record)
         records.append((n, record))
