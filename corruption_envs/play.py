@@ -6,7 +6,8 @@ You see only your own seat's view: the table as your seat sees it, the events yo
 last move, and your legal moves as a numbered list. Type a move's number or an unambiguous part of its
 name (case-insensitive); `?` shows the view again; `q` or end of input quits. `--seed` replays a game;
 `--log FILE` writes it as JSON lines (format: `game_log.py`) that `--replay FILE` re-runs and shows
-step by step.
+step by step: every move and the whole table, or with `--seat N` only what seat N saw (its own moves, the
+events it may read and its view of the table).
 
 A replay rebuilds the env from the log's game and config, resets it with the seed and plays the logged
 moves. The log is checked whole first (`game_log.py`): it may name only a registered game, and a log
@@ -324,29 +325,41 @@ def replay(args: argparse.Namespace, con: Console) -> int:
     env = replay_env(args.replay, header)
     check_moves(args.replay, env.clone(), actions, end)
     specs = [header["seats"][a] for a in env.possible_agents]
+    viewer = args.seat  # None: every move and the whole table; else only what that seat saw
+    if viewer is not None and not 0 <= viewer < len(specs):
+        raise UsageError(
+            f"--seat {viewer} is not a seat of this {len(specs)}-player game (0..{len(specs) - 1})"
+        )
     pause = args.step or con.terminal
+    seen_by = "everything" if viewer is None else f"as player_{viewer} saw it"
     con.say(f"Replay of {header.get('env', header['game'])}, {header['players']} players, "
-            f"seed {header['seed']}; " + ", ".join(label(a, specs, env) for a in env.possible_agents))
+            f"seed {header['seed']} ({seen_by}); "
+            + ", ".join(label(a, specs, env) for a in env.possible_agents))
+    audience = -1 if viewer is None else viewer
+    for text in visible_events(events_of(env), 0, audience):  # the deal, before the first move
+        con.say(f"      {text}")
     for k, rec in enumerate(actions, 1):
         agent, index = env.agent_selection, rec["index"]
         move = env.action_name(index)
         before = len(events_of(env))
         env.step(index)
-        con.say(f"{k:>4}. {label(agent, specs, env)}: {move}")
-        if move != rec["name"]:
+        # another seat's move is shown to a seat only through the events it may read
+        named = viewer is None or env.agent_name_mapping[agent] == viewer
+        con.say(f"{k:>4}. {label(agent, specs, env)}" + (f": {move}" if named else ""))
+        if named and move != rec["name"]:
             con.say(f"      (the log names this move {rec['name']!r})")
-        for text in visible_events(events_of(env), before, -1):
+        for text in visible_events(events_of(env), before, audience):
             con.say(f"      {text}")
         while pause and not game_over(env):
             try:
-                answer = con.ask("[Enter] next step, ? whole table, q quit: ").strip().lower()
+                answer = con.ask("[Enter] next step, ? the table, q quit: ").strip().lower()
             except Quit:
                 return 0
             if answer == "q":
                 return 0
             if answer != "?":
                 break
-            con.say(env.rules.render(env.game_state, None))
+            con.say(env.rules.render(env.game_state, viewer))
     if not game_over(env):
         con.say("The log ends before the game is over (the player left).")
         return 0
@@ -363,7 +376,9 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--game", default="corruption", help="a registered game")
     p.add_argument("--players", type=int, help="number of players (default: the game's)")
-    p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
+    p.add_argument("--seat", type=int,
+                   help="your seat, 0-based (default 0); with --replay: show only what that seat saw "
+                        "(default: every move and the whole table)")
     p.add_argument("--opponents", nargs="+", default=["heuristic"], metavar="SPEC",
                    help="random, heuristic or a policy file: one for all, or one per other seat "
                         "in seat order (default heuristic)")
@@ -381,7 +396,10 @@ def main(argv: list[str] | None = None, con: Console | None = None) -> int:
     args = parser().parse_args(argv)
     con = con or Console()
     try:
-        return replay(args, con) if args.replay else play(args, con)
+        if args.replay:
+            return replay(args, con)
+        args.seat = 0 if args.seat is None else args.seat
+        return play(args, con)
     except (UsageError, LogError, OSError) as e:  # OSError: a log file that cannot be read or written
         print(f"error: {e}", file=sys.stderr)
         return 2

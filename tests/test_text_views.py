@@ -1,8 +1,9 @@
 """Every text a seat is shown is a function of its information set, in every registered game.
 
 The same resample test as the observation's (tests/test_contract.py): redraw all that a seat cannot see
-and check that its table (`render_for`), the terminal game's screen (table and move list), the events it
-may read and a replay shown from its seat stay the same text.
+and check that its table (`render_for`), the terminal game's screen (table and move list) and the events it
+may read stay the same text. A replay shown from a seat (`play --replay FILE --seat N`) is built from just
+these and the seat's own moves (tests/play/test_play.py checks it names no other seat's move).
 """
 from __future__ import annotations
 

@@ -131,6 +131,26 @@ def test_replay_shows_every_step_and_the_same_result(full_games, game, opponents
     assert shown.stdout[shown.stdout.index(GAME_OVER):] == done.stdout[done.stdout.index(GAME_OVER):]
 
 
+@pytest.mark.parametrize("game, opponents", TABLES)
+def test_replay_from_a_seat_names_only_its_moves_and_shows_only_the_events_it_may_read(full_games, game, opponents):
+    _, log = full_games(game, opponents)
+    env, header, actions, _ = replay_env(log)
+    seat = env.agent_name_mapping[header["human"]]
+    shown = run(["--replay", str(log), "--seat", str(seat)], game=game)
+    assert shown.returncode == 0 and f"(as player_{seat} saw it)" in shown.stdout
+    played = shown.stdout[: shown.stdout.index(GAME_OVER)].splitlines()
+    steps = [line for line in played if re.match(r"^ *\d+\. player_\d+ ", line)]
+    assert len(steps) == len(actions)
+    for line, rec in zip(steps, actions):
+        if rec["agent"] == header["human"]:
+            assert line.endswith(f"(you): {rec['name']}")
+        else:
+            assert line.endswith(")"), f"another seat's move is named: {line}"
+        env.step(rec["index"])
+    mine = [t for a, t in env.game_state.events if a in (-1, seat)]
+    assert [line[6:] for line in played if line.startswith("      ")] == mine
+
+
 def run_here(args: list[str], stdin: str = "") -> tuple[int, str]:
     """Exit status and output of the terminal game run in this process (cheaper than a subprocess)."""
     out = io.StringIO()
@@ -315,6 +335,19 @@ def test_replay_step_by_step_waits_shows_the_table_on_question_mark_and_stops_on
     assert re.findall(r"^ *(\d+)\. ", shown.stdout, re.M) == ["1", "2"]
     assert re.search(r"^cards \[\d, \d, \d\] chips", shown.stdout, re.M)  # the whole table, no '?'
     assert GAME_OVER not in shown.stdout
+
+
+def test_replay_from_a_seat_shows_that_seats_table_on_question_mark(full_games):
+    _, log = full_games(TOY, "random")
+    shown = run(["--replay", str(log), "--step", "--seat", "1"], "\n?\nq\n", TOY)
+    assert shown.returncode == 0
+    assert re.search(r"^cards \['\?', \d, '\?'\] chips", shown.stdout, re.M)  # player_1's own card only
+
+
+def test_replay_from_a_seat_that_is_not_in_the_game_is_refused(full_games, capsys):
+    _, log = full_games(TOY, "random")
+    assert main(["--replay", str(log), "--seat", "7"], Console(io.StringIO(), io.StringIO())) == 2
+    assert "--seat 7 is not a seat of this 3-player game (0..2)" in capsys.readouterr().err
 
 
 def test_replay_of_a_file_that_is_not_a_log_is_refused(tmp_path):
