@@ -83,7 +83,7 @@ def _records(path: str) -> list[tuple[int, dict[str, Any]]]:
         raise LogError(f"{path} is not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); "
                        f"{FIX}") from None
     records = []
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(text.split("\n"), 1):  # JSON lines: split on newlines only
         if not line.strip():
             continue
         try:
@@ -118,7 +118,7 @@ def _check_fields(path: str, n: int, record: dict[str, Any]) -> None:
     for field, kind in {**required, **optional}.items():
         value = record.get(field)
         if field in record and not _is_kind(value, kind) and not (field == "human" and value is None):
-            raise LogError(f"{path} line {n}: {record['type']} field {field!r} is {value!r}, not "
+            raise LogError(f"{path} line {n}: {record['type']} field {field!r} is {value!r:.80}, not "
                            f"{kind}{' of printable characters' if kind == TEXT else ''}; {FIX}")
 
 
@@ -157,12 +157,12 @@ def _check_header(path: str, header: dict[str, Any]) -> None:
                        f"{FIX}")
     bad = {k: v for k, v in header["config"].items() if not isinstance(v, SCALARS)}
     if bad:
-        raise LogError(f"{path}: the header's config {bad} holds values that are not a number, text, "
+        raise LogError(f"{path}: the header's config {bad!r:.120} holds values that are not a number, text, "
                        f"true/false or null; {FIX}")
     known = game_module(game).raw_env.rules_class.all_options()
     unknown = sorted(set(header["config"]) - set(known))
     if unknown:
-        raise LogError(f"{path}: the header's config has unknown key(s) {unknown} for game {game!r}; "
+        raise LogError(f"{path}: the header's config has unknown key(s) {unknown!r:.120} for game {game!r}; "
                        f"known keys: {sorted(known)}")
 
 
@@ -179,10 +179,10 @@ def replay_env(path: str, header: dict[str, Any]) -> GameEnv:
                        f"{len(agents)}-player game; {FIX}")
     seats = header["seats"]
     if sorted(seats) != sorted(agents) or not all(_is_kind(s, TEXT) for s in seats.values()):
-        raise LogError(f"{path}: the header's seats {seats!r} do not give a text spec for each of {agents}; "
-                       f"{FIX}")
+        raise LogError(f"{path}: the header's seats {seats!r:.120} do not give a text spec for each of "
+                       f"{agents}; {FIX}")
     if header.get("human") not in (None, *agents):
-        raise LogError(f"{path}: the header's human {header['human']!r} is not one of {agents}; {FIX}")
+        raise LogError(f"{path}: the header's human {header['human']!r:.40} is not one of {agents}; {FIX}")
     env.reset(seed=header["seed"])
     return env
 
@@ -196,15 +196,15 @@ def check_moves(path: str, env: GameEnv, actions: list[dict[str, Any]], end: dic
                            f"{FIX}")
         agent, index = env.agent_selection, rec["index"]
         if rec["agent"] != agent:
-            raise LogError(f"{path}: step {k} is a move by {rec['agent']!r}, but it is {agent}'s turn in the "
-                           f"replayed game; {FIX}")
+            raise LogError(f"{path}: step {k} is a move by {rec['agent']!r:.40}, but it is {agent}'s turn "
+                           f"in the replayed game; {FIX}")
         mask = env.action_mask()
         if not (0 <= index < len(mask) and mask[index]):
             legal = [env.action_name(i) for i in range(len(mask)) if mask[i]]
             shown = ", ".join(legal[:8]) + (", ..." if len(legal) > 8 else "")
-            raise LogError(f"{path}: step {k}: {agent}'s logged move {index} ({rec['name']!r}) is not legal "
-                           f"in the replayed game (legal: {shown}); the log was edited or written by another "
-                           "version of the game")
+            raise LogError(f"{path}: step {k}: {agent}'s logged move {index} ({rec['name']!r:.60}) is not "
+                           f"legal in the replayed game (legal: {shown}); the log was edited or written by "
+                           "another version of the game")
         env.step(index)
     if end is None:
         return
@@ -212,5 +212,5 @@ def check_moves(path: str, env: GameEnv, actions: list[dict[str, Any]], end: dic
         raise LogError(f"{path}: the log ends with a result before the game is over; {FIX}")
     res = json.loads(json.dumps(results(env), default=plain))
     if res != {k: end[k] for k in res}:
-        raise LogError(f"{path}: the logged result {end} differs from the replayed one {res}; the log was "
-                       "edited or written by another version of the game")
+        raise LogError(f"{path}: the logged result {end!r:.200} differs from the replayed one {res}; the log "
+                       "was edited or written by another version of the game")

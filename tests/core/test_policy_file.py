@@ -113,7 +113,8 @@ def test_a_nan_prior_weight_is_refused(arrays, tmp_path):
 
 
 @pytest.mark.parametrize("name, array, message", [
-    ("b1", np.array(["0"] * 4), "layer 1 has weights of dtype float32 and bias of dtype <U1; both must be floating"),
+    ("b1", np.array(["0"] * 4),
+     "layer 1 has weights of dtype float32 and bias of dtype <U1; both must be floating"),
     ("w0", "int", "layer 0 has weights of dtype int64"),
     ("w_out", np.zeros((4, 2), complex), "action head has weights of dtype complex128"),
     ("b0", np.zeros(3), r"layer 0 has weights (30, 8) and bias (3,), which do not chain from width 30"),
@@ -121,7 +122,8 @@ def test_a_nan_prior_weight_is_refused(arrays, tmp_path):
     ("w_out", np.zeros((4, 3)), r"action head has weights (4, 3) and bias (2,)"),
     ("w0", np.zeros(30), r"layer 0 has weights (30,)"),
     ("w1", np.full((8, 4), np.inf), "layer 1 holds non-finite weights"),
-], ids=["string-bias", "int-weights", "complex-head", "short-bias", "broken-chain", "head-width", "1d", "inf"])
+], ids=["string-bias", "int-weights", "complex-head", "short-bias", "broken-chain", "head-width", "1d",
+        "inf"])
 def test_a_bad_weight_array_is_named_with_its_dtype_or_shape(arrays, tmp_path, name, array, message):
     if isinstance(array, str):
         array = np.ones(arrays[name].shape, np.int64)  # integers: finite, but not weights

@@ -132,7 +132,9 @@ def test_replay_shows_every_step_and_the_same_result(full_games, game, opponents
 
 
 @pytest.mark.parametrize("game, opponents", TABLES)
-def test_replay_from_a_seat_names_only_its_moves_and_shows_only_the_events_it_may_read(full_games, game, opponents):
+def test_replay_from_a_seat_names_only_its_moves_and_shows_only_the_events_it_may_read(
+    full_games, game, opponents
+):
     _, log = full_games(game, opponents)
     env, header, actions, _ = replay_env(log)
     seat = env.agent_name_mapping[header["human"]]

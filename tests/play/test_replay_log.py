@@ -74,11 +74,13 @@ CASES = {
     "config-list": (header_change("config", [1, 2]), "field 'config' is [1, 2], not an object"),
     "config-null": (header_change("config", None), "field 'config' is None, not an object"),
     "config-unknown-key": (header_change("config", {"bogus": 1}), "unknown key(s) ['bogus']"),
-    "config-render-mode": (header_change("config", {"render_mode": "human"}), "unknown key(s) ['render_mode']"),
+    "config-render-mode": (header_change("config", {"render_mode": "human"}),
+                           "unknown key(s) ['render_mode']"),
     "config-self": (header_change("config", {"self": 1}), "unknown key(s) ['self']"),
     "config-nested": (header_change("config", {"num_rounds": [2]}), "holds values that are not a number"),
     "config-bad-value": (header_change("config", {"num_players": "3"}), "num_players='3' is not allowed"),
-    "config-number-for-bool": (header_change("config", {"record_events": 0}), "record_events=0 is not allowed"),
+    "config-number-for-bool": (header_change("config", {"record_events": 0}),
+                               "record_events=0 is not allowed"),
     "seats-list": (header_change("seats", ["human"]), "field 'seats' is ['human'], not an object"),
     "seats-missing": (header_change("seats", {"player_0": "human"}), "do not give a text spec for each"),
     "seats-escape": (header_change("seats", {"player_0": "human", "player_1": "\x1b[2J", "player_2": "r"}),
@@ -94,7 +96,8 @@ CASES = {
     "events-text": (set_field(1, "events", "x"), "action field 'events' is 'x', not a list"),
     "agent-not-on-turn": (set_field(1, "agent", "player_2"), "step 1 is a move by 'player_2'"),
     "result-edited": (lambda recs: recs[-1]["winners"].append("player_9"), "differs from the replayed one"),
-    "second-header": (lambda recs: recs.insert(2, dict(recs[0])), "line 3: the header record may only be the first line"),
+    "second-header": (lambda recs: recs.insert(2, dict(recs[0])),
+                      "line 3: the header record may only be the first line"),
     "action-after-end": (lambda recs: recs.append(dict(recs[1])), "the end record may only be the last line"),
     "no-end": (lambda recs: recs.pop(), "ends without an end or quit record"),
     "header-only": (lambda recs: recs.__delitem__(slice(1, None)), "ends without an end or quit record"),
@@ -102,7 +105,8 @@ CASES = {
     "record-is-a-list": (lambda recs: recs.__setitem__(1, [1, 2]), "line 2 is not a log record"),
     "header-is-null": (lambda recs: recs.__setitem__(0, None), "line 1 is not a log record"),
     "starts-with-action": (lambda recs: recs.pop(0), "does not start with a header line"),
-    "end-before-game-over": (lambda recs: recs.__delitem__(slice(-3, -1)), "ends with a result before the game"),
+    "end-before-game-over": (lambda recs: recs.__delitem__(slice(-3, -1)),
+                             "ends with a result before the game"),
 }
 
 
@@ -146,7 +150,8 @@ def test_a_logged_game_of_a_module_path_is_not_imported(tmp_path, monkeypatch):
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=6,
 )
