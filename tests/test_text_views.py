@@ -71,3 +71,17 @@ def test_every_text_view_of_a_seat_is_unchanged_when_what_it_cannot_see_is_redra
                 points += 1
     assert points > 300
 
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_resample_keeps_only_the_events_the_seat_may_read(game):
+    """Other seats' private events tell what the seat cannot see, so a resample (what search bots play
+    on) must not carry them."""
+    checked = 0
+    for env in text_points(game, games=3, every=9):
+        for agent in env.possible_agents:
+            seat = env.agent_name_mapping[agent]
+            mine = [e for e in env.game_state.events if e[0] in (-1, seat)]
+            assert env.resample_hidden(agent, seed=checked).game_state.events == mine
+            checked += 1
+    assert checked > 30
