@@ -10,7 +10,7 @@ import importlib.util
 from types import ModuleType
 from typing import Any
 
-from .core import GameEnv, GameOverError, IllegalActionError, PolicyFileError, RandomAgent
+from .core import GameEnv, GameOverError, IllegalActionError, NotResetError, PolicyFileError, RandomAgent
 
 __version__ = "0.1.0"
 
@@ -20,6 +20,17 @@ GAMES: dict[str, str] = {
     "corruptia": "corruption_envs.corruptia",
     "construction": "corruption_envs.construction",
 }
+
+
+def register(name: str, module: str) -> None:
+    """Make game `name` playable by name, from `module` (which defines env() and raw_env(), and
+    HeuristicAgent for 'heuristic' bots). Only code registers a game: a file (a replay log, a config)
+    can only name one registered here, so reading a file never imports anything it names."""
+    if not (isinstance(name, str) and name.isidentifier()):
+        raise ValueError(f"game name {name!r} must be an identifier, e.g. 'my_game'")
+    if GAMES.get(name, module) != module:
+        raise ValueError(f"game {name!r} is already registered to {GAMES[name]}; pick another name")
+    GAMES[name] = module
 
 
 def list_games() -> list[str]:
@@ -47,10 +58,12 @@ __all__ = [
     "GameEnv",
     "GameOverError",
     "IllegalActionError",
+    "NotResetError",
     "PolicyFileError",
     "RandomAgent",
     "env",
     "game_module",
     "list_games",
     "raw_env",
+    "register",
 ]

@@ -5,20 +5,29 @@ from pathlib import Path
 
 from .core import Agent, GameEnv, RandomAgent
 
+SPECS = "'random', 'heuristic' or the path of an exported policy file (.npz)"
+
 
 def make_agent(spec: str, env: GameEnv, seed: int | None = None) -> Agent:
-    """A bot for `env`'s game: 'random', 'heuristic', or a policy file exported by training."""
+    """A bot for `env`'s game: 'random', 'heuristic', or a policy file exported by training.
+
+    Raises ValueError naming the allowed specs for anything else (PolicyFileError for a bad file)."""
     env = env.unwrapped
+    if not isinstance(spec, (str, Path)) or not str(spec).strip():
+        raise ValueError(f"agent spec {spec!r} is empty or not text; use {SPECS}")
     if spec == "random":
         return RandomAgent(seed)
     if spec == "heuristic":
         from . import game_module
 
-        return game_module(env.rules.name).HeuristicAgent(env, seed=seed)
-    if Path(spec).exists():
+        bot_class = getattr(game_module(env.rules.name), "HeuristicAgent", None)
+        if bot_class is None:
+            raise ValueError(f"game {env.rules.name!r} has no heuristic bot; use 'random' or a policy file")
+        return bot_class(env, seed=seed)
+    if Path(spec).is_file():
         from .policy import load_policy
 
         return load_policy(spec, env, seed=seed)
-    raise ValueError(
-        f"unknown agent {spec!r}: use 'random', 'heuristic' or the path of an exported policy file"
-    )
+    if Path(spec).exists():
+        raise ValueError(f"agent spec {str(spec)!r} is a folder, not a policy file; use {SPECS}")
+    raise ValueError(f"unknown agent {str(spec)!r}: use {SPECS}")

@@ -5,19 +5,22 @@
 You see only your own seat's view: the table as your seat sees it, the events you may see since your
 last move, and your legal moves as a numbered list. Type a move's number or an unambiguous part of its
 name (case-insensitive); `?` shows the view again; `q` or end of input quits. `--seed` replays a game;
-`--log FILE` writes it as JSON lines that `--replay FILE` re-runs and shows step by step.
+`--log FILE` writes it as JSON lines (format: `game_log.py`) that `--replay FILE` re-runs and shows
+step by step: every move and the whole table, or with `--seat N` only what seat N saw (its own moves, the
+events it may read and its view of the table).
 
-Log format, one JSON object a line (written and flushed as the game goes, so a quit game replays too):
-  {"type": "header", "game", "env", "players", "seed", "config", "seats": {agent: spec}, "human"}
-  {"type": "action", "agent", "index", "name", "events": [public event texts it caused]}   per move
-  {"type": "end", "scores", "ranks", "winners"}  or  {"type": "quit", "agent"}
-Replay rebuilds the env from game + config, resets it with the seed and plays the logged indices,
-stopping with exit status 1 at the first one that is not the logged agent's or not legal.
+A replay rebuilds the env from the log's game and config, resets it with the seed and plays the logged
+moves. The log is checked whole first (`game_log.py`): it may name only a registered game, and a log
+that is malformed, cut short, or whose moves are not legal or do not give the logged result is refused
+with one line and exit status 2, before any step is shown.
+
+Games are named, never loaded from a module path: to play or replay a game of your own, register it in
+code, `corruption_envs.register("my_game", "my_package.my_game")`, then call
+`corruption_envs.play.main([...])`.
 """
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import secrets
 import shutil
@@ -29,6 +32,7 @@ import numpy as np
 from . import game_module, list_games
 from .bots import make_agent
 from .core import Agent, GameEnv
+from .game_log import GameLog, LogError, check_moves, game_over, read_log, replay_env, results
 
 HUMAN = "human"
 HELP = "type a move's number or part of its name, ? to see the table again, q to quit"
@@ -39,7 +43,7 @@ class Quit(Exception):
 
 
 class UsageError(Exception):
-    """A bad argument, config, opponent spec or log file: reported in one line, exit status 2.
+    """A bad argument, config or opponent spec: reported in one line, exit status 2 (as a LogError is).
 
     Errors raised while a game runs are not caught: a traceback there points at a bug."""
 
@@ -79,19 +83,12 @@ class Console:
 
 # --- building the game --------------------------------------------------------------------------------
 def build_env(game: str, config: dict[str, Any]) -> GameEnv:
-    """The env of a registered game, or of `module:EnvClass` for a game outside the registry."""
-    if ":" in game:
-        module, _, name = game.partition(":")
-        try:
-            env_class = getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError) as e:
-            raise UsageError(f"--game {game!r}: cannot load {name} from {module}: {e}") from None
-    elif game not in list_games():
-        raise UsageError(f"unknown or not installed game {game!r}; installed: {list_games()}")
-    else:
-        env_class = game_module(game).env
+    """The env of a registered game."""
+    if game not in list_games():
+        raise UsageError(f"unknown or not installed game {game!r}; installed: {list_games()} (a game of "
+                         "your own: corruption_envs.register(name, module) in code, then play.main)")
     try:
-        return env_class(**config)
+        return game_module(game).env(**config)
     except ValueError as e:  # a config key or value the game does not take
         raise UsageError(str(e)) from None
 
@@ -208,15 +205,6 @@ def show_events(con: Console, texts: list[str], title: str) -> None:
             con.say(f"  {text}")
 
 
-def results(env: GameEnv) -> dict[str, Any]:
-    """Final scores, ranks and winners (lowest rank) read from the env's infos."""
-    agents = env.possible_agents
-    scores = {a: env.infos[a].get("score") for a in agents}
-    ranks = {a: env.infos[a].get("rank") for a in agents}
-    best = min(r for r in ranks.values() if r is not None)
-    return {"scores": scores, "ranks": ranks, "winners": [a for a in agents if ranks[a] == best]}
-
-
 def show_results(con: Console, env: GameEnv, specs: list[str]) -> dict[str, Any]:
     res = results(env)
     con.say("=== Game over ===")
@@ -230,54 +218,6 @@ def show_results(con: Console, env: GameEnv, specs: list[str]) -> dict[str, Any]
     con.say("Everything revealed:")
     con.say(env.rules.render(env.game_state, None))
     return res
-
-
-def game_over(env: GameEnv) -> bool:
-    return any(env.terminations.values()) or any(env.truncations.values())
-
-
-# --- the log --------------------------------------------------------------------------------------------
-def _plain(value: Any) -> Any:
-    """JSON for numpy scalars and anything else a game may put in infos."""
-    return value.item() if hasattr(value, "item") else str(value)
-
-
-class GameLog:
-    """Writes the game as JSON lines, one flushed line per record, so a quit game still replays."""
-
-    def __init__(self, path: str, header: dict[str, Any]) -> None:
-        self.file = open(path, "w", encoding="utf-8")
-        self.write({"type": "header", **header})
-
-    def write(self, record: dict[str, Any]) -> None:
-        self.file.write(json.dumps(record, default=_plain) + "\n")
-        self.file.flush()
-
-    def close(self) -> None:
-        self.file.close()
-
-
-def read_log(path: str) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
-    """(header, action records, end record or None); UsageError naming the line if malformed."""
-    with open(path, encoding="utf-8") as f:
-        records = []
-        for n, line in enumerate(f, 1):
-            if line.strip():
-                try:
-                    records.append(json.loads(line))
-                except json.JSONDecodeError as e:
-                    raise UsageError(f"{path} line {n} is not JSON: {e}") from None
-    if not records or records[0].get("type") != "header":
-        raise UsageError(f"{path} does not start with a header line; is it a --log file?")
-    missing = {"game", "players", "seed", "config", "seats"} - set(records[0])
-    if missing:
-        raise UsageError(f"{path}: the header lacks {sorted(missing)}")
-    actions = [r for r in records if r.get("type") == "action"]
-    for r in actions:
-        if not {"agent", "index", "name"} <= set(r):
-            raise UsageError(f"{path}: action record {r} lacks agent, index or name")
-    ends = [r for r in records if r.get("type") == "end"]
-    return records[0], actions, ends[0] if ends else None
 
 
 # --- playing -------------------------------------------------------------------------------------------
@@ -380,55 +320,50 @@ def play(args: argparse.Namespace, con: Console) -> int:
 
 
 def replay(args: argparse.Namespace, con: Console) -> int:
-    """Re-run a logged game with its seed and actions, checking each stays legal; 1 if one does not."""
+    """Show a logged game step by step, once the whole log has been checked (LogError otherwise)."""
     header, actions, end = read_log(args.replay)
-    env = build_env(header["game"], header["config"])
-    env.reset(seed=header["seed"])
-    specs = [header["seats"].get(a, "?") for a in env.possible_agents]
+    env = replay_env(args.replay, header)
+    check_moves(args.replay, env.clone(), actions, end)
+    specs = [header["seats"][a] for a in env.possible_agents]
+    viewer = args.seat  # None: every move and the whole table; else only what that seat saw
+    if viewer is not None and not 0 <= viewer < len(specs):
+        raise UsageError(
+            f"--seat {viewer} is not a seat of this {len(specs)}-player game (0..{len(specs) - 1})"
+        )
     pause = args.step or con.terminal
+    seen_by = "everything" if viewer is None else f"as player_{viewer} saw it"
     con.say(f"Replay of {header.get('env', header['game'])}, {header['players']} players, "
-            f"seed {header['seed']}; " + ", ".join(label(a, specs, env) for a in env.possible_agents))
+            f"seed {header['seed']} ({seen_by}); "
+            + ", ".join(label(a, specs, env) for a in env.possible_agents))
+    audience = -1 if viewer is None else viewer
+    for text in visible_events(events_of(env), 0, audience):  # the deal, before the first move
+        con.say(f"      {text}")
     for k, rec in enumerate(actions, 1):
         agent, index = env.agent_selection, rec["index"]
-        if game_over(env):
-            con.say(f"step {k}: the log goes on after the game ended; it does not match this game")
-            return 1
-        if rec["agent"] != agent:
-            con.say(f"step {k}: the log has a move by {rec['agent']}, but it is {agent}'s turn")
-            return 1
-        mask = env.action_mask()
-        if not (isinstance(index, int) and 0 <= index < len(mask) and mask[index]):
-            legal = ", ".join(name for _, name in legal_moves(env))
-            con.say(f"step {k}: {agent}'s logged move {index} ({rec['name']!r}) is not legal in the "
-                    f"replayed game; legal moves: {legal}")
-            return 1
         move = env.action_name(index)
         before = len(events_of(env))
         env.step(index)
-        con.say(f"{k:>4}. {label(agent, specs, env)}: {move}")
-        if move != rec["name"]:
+        # another seat's move is shown to a seat only through the events it may read
+        named = viewer is None or env.agent_name_mapping[agent] == viewer
+        con.say(f"{k:>4}. {label(agent, specs, env)}" + (f": {move}" if named else ""))
+        if named and move != rec["name"]:
             con.say(f"      (the log names this move {rec['name']!r})")
-        for text in visible_events(events_of(env), before, -1):
+        for text in visible_events(events_of(env), before, audience):
             con.say(f"      {text}")
         while pause and not game_over(env):
             try:
-                answer = con.ask("[Enter] next step, ? whole table, q quit: ").strip().lower()
+                answer = con.ask("[Enter] next step, ? the table, q quit: ").strip().lower()
             except Quit:
                 return 0
             if answer == "q":
                 return 0
             if answer != "?":
                 break
-            con.say(env.rules.render(env.game_state, None))
+            con.say(env.rules.render(env.game_state, viewer))
     if not game_over(env):
         con.say("The log ends before the game is over (the player left).")
         return 0
-    res = show_results(con, env, specs)
-    if end is not None and json.loads(json.dumps(res, default=_plain)) != {
-        k: end.get(k) for k in res
-    }:
-        con.say(f"The replayed result differs from the logged one: {end}")
-        return 1
+    show_results(con, env, specs)
     return 0
 
 
@@ -439,10 +374,11 @@ def parser() -> argparse.ArgumentParser:
         description="Play a game in the terminal against bots, seeing only your own seat.",
         epilog=f"Registered games: {', '.join(list_games()) or 'none yet'}. In the game: {HELP}.",
     )
-    p.add_argument("--game", default="corruption",
-                   help="a registered game, or module:EnvClass for one outside the registry")
+    p.add_argument("--game", default="corruption", help="a registered game")
     p.add_argument("--players", type=int, help="number of players (default: the game's)")
-    p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
+    p.add_argument("--seat", type=int,
+                   help="your seat, 0-based (default 0); with --replay: show only what that seat saw "
+                        "(default: every move and the whole table)")
     p.add_argument("--opponents", nargs="+", default=["heuristic"], metavar="SPEC",
                    help="random, heuristic or a policy file: one for all, or one per other seat "
                         "in seat order (default heuristic)")
@@ -460,8 +396,11 @@ def main(argv: list[str] | None = None, con: Console | None = None) -> int:
     args = parser().parse_args(argv)
     con = con or Console()
     try:
-        return replay(args, con) if args.replay else play(args, con)
-    except (UsageError, OSError) as e:  # OSError: a log file that cannot be read or written
+        if args.replay:
+            return replay(args, con)
+        args.seat = 0 if args.seat is None else args.seat
+        return play(args, con)
+    except (UsageError, LogError, OSError) as e:  # OSError: a log file that cannot be read or written
         print(f"error: {e}", file=sys.stderr)
         return 2
     except BotError as e:

@@ -9,19 +9,22 @@ A policy file is an `.npz` archive read with `allow_pickle=False`:
 - `w0, b0, ..., w{k-1}, b{k-1}`: the hidden layers of the actor, `w` shaped (inputs, outputs).
 - `w_out, b_out`: the action head (logits).
 
-Anything else (a pickled object, a missing key, a wrong shape, NaN weights) fails with a
-`PolicyFileError` naming the problem and the fix.
+A policy file is data from anyone. It is read without unpickling, each array's header checked before its
+data is read (`safe_npz.py`: no forged shape can make it allocate more than 256 MiB); anything else (a
+pickled object, metadata that is not a JSON object or has a field of the wrong kind, a missing array,
+weights that are not floating point, a wrong shape, NaN weights) fails with a `PolicyFileError` naming the
+problem and the fix.
 """
 from __future__ import annotations
 
 import json
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .core import Agent, GameEnv, PolicyFileError
+from .safe_npz import NpzError, read_npz
 
 FORMAT = "corruption_envs.policy"
 FORMAT_VERSION = 2
@@ -157,60 +160,121 @@ class NumpyPolicy:
         return path
 
 
-def read_policy_file(path: str | Path) -> NumpyPolicy:
-    """Parse a policy file without checking it against any env (raises PolicyFileError)."""
-    path = Path(path)
-    fix = "re-export it with `python -m training.selfplay` or pick another file"
+# meta key -> the kind of JSON value it holds; the first five are required, the rest have defaults
+META_FIELDS: dict[str, str] = {
+    "format": "text", "format_version": "a whole number", "num_layers": "a whole number",
+    "obs_size": "a whole number", "num_actions": "a whole number", "game": "text",
+    "game_version": "a whole number", "min_players": "a whole number", "max_players": "a whole number",
+    "activation": "text", "prior": "text or null", "prior_weight": "a number",
+}
+REQUIRED_META = ("format", "format_version", "num_layers", "obs_size", "num_actions")
+MAX_LAYERS = 64
+MAX_FILE_ARRAY_BYTES = 1 << 28  # 256 MiB of arrays: far above any policy, far below a forged header's ask
+FIX = "re-export it with `python -m training.selfplay` or pick another file"
+
+
+def _is_kind(value: Any, kind: str) -> bool:
+    if kind == "text":
+        return isinstance(value, str)
+    if kind == "text or null":
+        return value is None or isinstance(value, str)
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return number and (kind == "a number" or isinstance(value, int))
+
+
+def _read_meta(where: str, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+    """The metadata record, every field of its kind and in range."""
+    record = arrays.get("meta")
+    if record is None or record.dtype.kind != "U" or record.ndim != 0:
+        raise PolicyFileError(f"{where} has no 'meta' record (0-d text); {FIX}")
     try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files}
-    except FileNotFoundError:
-        raise PolicyFileError(f"policy file {str(path)!r} does not exist") from None
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as e:
+        meta = json.loads(str(record))
+    except (ValueError, RecursionError) as e:
+        raise PolicyFileError(f"{where} has unreadable metadata ({e}); {FIX}") from None
+    if not isinstance(meta, dict):
         raise PolicyFileError(
-            f"policy file {str(path)!r} is corrupt or not a policy .npz ({e}); {fix}"
-        ) from None
-    if "meta" not in arrays or arrays["meta"].dtype.kind != "U" or arrays["meta"].ndim != 0:
-        raise PolicyFileError(f"policy file {str(path)!r} has no 'meta' record; {fix}")
-    try:
-        meta = json.loads(str(arrays["meta"]))
-    except json.JSONDecodeError as e:
-        raise PolicyFileError(f"policy file {str(path)!r} has unreadable metadata ({e}); {fix}") from None
-    if meta.get("format") != FORMAT or meta.get("format_version") not in READS_VERSIONS:
+            f"{where} has metadata {type(meta).__name__} {meta!r:.60}, not a JSON object; {FIX}"
+        )
+    missing = [k for k in REQUIRED_META if k not in meta]
+    if missing:
+        raise PolicyFileError(f"{where} has metadata without {missing}; {FIX}")
+    for key, kind in META_FIELDS.items():
+        if key in meta and not _is_kind(meta[key], kind):
+            raise PolicyFileError(f"{where}: metadata {key} is {meta[key]!r:.60}, not {kind}; {FIX}")
+    if meta["format"] != FORMAT or meta["format_version"] not in READS_VERSIONS:
         raise PolicyFileError(
-            f"policy file {str(path)!r} has format {meta.get('format')!r} version "
-            f"{meta.get('format_version')!r}; this corruption_envs reads {FORMAT!r} versions "
-            f"{list(READS_VERSIONS)}; {fix}"
+            f"{where} has format {meta['format']!r} version {meta['format_version']!r}; this "
+            f"corruption_envs reads {FORMAT!r} versions {list(READS_VERSIONS)}; {FIX}"
+        )
+    lo = meta.get("min_players", 1)
+    hi = meta.get("max_players", lo)
+    if not (0 <= meta["num_layers"] <= MAX_LAYERS and meta["obs_size"] > 0 and meta["num_actions"] > 0
+            and 1 <= lo <= hi):
+        raise PolicyFileError(
+            f"{where}: metadata num_layers {meta['num_layers']}, obs_size {meta['obs_size']}, num_actions "
+            f"{meta['num_actions']}, players {lo}-{hi} are out of range (0-{MAX_LAYERS} layers, sizes >= 1, "
+            f"1 <= min_players <= max_players); {FIX}"
+        )
+    if meta.get("activation", "tanh") not in ACTIVATIONS:
+        raise PolicyFileError(
+            f"{where}: unknown activation {meta['activation']!r}; a policy file must use one of "
+            f"{ACTIVATIONS}; {FIX}"
         )
     prior, weight = meta.get("prior"), meta.get("prior_weight", 0.0)
-    if prior is not None and (prior not in PRIORS or not isinstance(weight, (int, float))
-                              or not np.isfinite(weight)):
+    if prior is not None and (prior not in PRIORS or not np.isfinite(weight)):
         raise PolicyFileError(
-            f"policy file {str(path)!r} names prior {prior!r} with weight {weight!r}; a prior must be one "
-            f"of {PRIORS} with a finite weight; {fix}"
+            f"{where} names prior {prior!r} with weight {weight!r}; a prior must be one "
+            f"of {PRIORS} with a finite weight; {FIX}"
         )
-    try:
-        n = int(meta["num_layers"])
-        layers = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(n)]
-        head = (arrays["w_out"], arrays["b_out"])
-    except KeyError as e:
-        raise PolicyFileError(f"policy file {str(path)!r} lacks the weight array {e}; {fix}") from None
-    width = int(meta.get("obs_size", -1))
-    for name, (w, b) in [*((f"layer {i}", lb) for i, lb in enumerate(layers)), ("action head", head)]:
+    return meta
+
+
+def _read_layers(
+    where: str, arrays: dict[str, np.ndarray], meta: dict[str, Any]
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The hidden layers then the head: float arrays, finite, chaining from obs_size to num_actions."""
+    names = [(f"layer {i}", f"w{i}", f"b{i}") for i in range(meta["num_layers"])]
+    names.append(("action head", "w_out", "b_out"))
+    width, layers = meta["obs_size"], []
+    for name, wkey, bkey in names:
+        absent = [k for k in (wkey, bkey) if k not in arrays]
+        if absent:
+            raise PolicyFileError(f"{where} lacks the weight array {absent[0]!r}; {FIX}")
+        w, b = arrays[wkey], arrays[bkey]
+        if w.dtype.kind != "f" or b.dtype.kind != "f":
+            raise PolicyFileError(
+                f"{where}: {name} has weights of dtype {w.dtype} and bias of dtype {b.dtype}; both must be "
+                f"floating point; {FIX}"
+            )
         if w.ndim != 2 or b.shape != (w.shape[1],) or w.shape[0] != width:
             raise PolicyFileError(
-                f"policy file {str(path)!r}: {name} has weights {w.shape} and bias {b.shape}, which do "
-                f"not chain from width {width}; {fix}"
+                f"{where}: {name} has weights {w.shape} and bias {b.shape}, which do "
+                f"not chain from width {width}; {FIX}"
             )
-        if w.dtype.kind != "f" or not (np.isfinite(w).all() and np.isfinite(b).all()):
-            raise PolicyFileError(f"policy file {str(path)!r}: {name} holds non-finite weights; {fix}")
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
+            raise PolicyFileError(f"{where}: {name} holds non-finite weights (NaN or infinity); {FIX}")
         width = w.shape[1]
-    if width != meta.get("num_actions"):
+        layers.append((w, b))
+    if width != meta["num_actions"]:
         raise PolicyFileError(
-            f"policy file {str(path)!r}: its head gives {width} logits but meta says "
-            f"{meta.get('num_actions')} actions; {fix}"
+            f"{where}: its head gives {width} logits but meta says {meta['num_actions']} actions; {FIX}"
         )
-    return NumpyPolicy(layers, head, meta.get("activation", "tanh"), meta, prior=prior, prior_weight=weight)
+    return layers
+
+
+def read_policy_file(path: str | Path) -> NumpyPolicy:
+    """Parse a policy file without checking it against any env (raises PolicyFileError)."""
+    where = f"policy file {str(path)!r}"
+    try:
+        arrays = read_npz(path, MAX_FILE_ARRAY_BYTES)
+    except FileNotFoundError:
+        raise PolicyFileError(f"{where} does not exist") from None
+    except NpzError as e:
+        raise PolicyFileError(f"{where} is corrupt or not a policy .npz ({e}); {FIX}") from None
+    meta = _read_meta(where, arrays)
+    *layers, head = _read_layers(where, arrays, meta)
+    return NumpyPolicy(layers, head, meta.get("activation", "tanh"), meta, prior=meta.get("prior"),
+                       prior_weight=meta.get("prior_weight", 0.0))
 
 
 def check_compatible(policy: NumpyPolicy, env: GameEnv, source: str = "the policy") -> None:

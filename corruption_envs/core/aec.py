@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import operator
 import sys
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .errors import GameOverError, IllegalActionError
+from .errors import GameOverError, IllegalActionError, NotResetError
 from .rewards import ranks, terminal_rewards
 from .rules import GameState, Rules
 
@@ -85,9 +85,23 @@ class GameEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.rules.current_player(self._game)]
 
-    def step(self, action: Any) -> None:
+    def _running(self) -> GameState:
+        """The game in play; NotResetError naming the fix before the first reset()."""
         if self._game is None:
-            raise GameOverError("step() called before reset(); call reset(seed=...) first")
+            raise NotResetError(
+                "this env has no game yet: call reset(seed=...) first, then step(), last(), observe(), "
+                "state(), action_mask() and the other accessors"
+            )
+        return self._game
+
+    def _seat(self, agent: str) -> int:
+        try:
+            return self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}") from None
+
+    def step(self, action: Any) -> None:
+        self._running()
         if not self.agents:
             raise GameOverError(
                 "the game is over and every agent has been stepped out; call reset() for a new game"
@@ -149,7 +163,7 @@ class GameEnv(AECEnv):
     def action_mask(self) -> np.ndarray:
         """The acting player's mask (read-only, cached until the next step)."""
         if self._mask is None:
-            if self.rules.is_over(self._game):
+            if self.rules.is_over(self._running()):
                 self._mask = self._no_moves
             else:
                 mask = self.rules.legal_mask(self._game)
@@ -158,24 +172,31 @@ class GameEnv(AECEnv):
         return self._mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        player = self.agent_name_mapping[agent]
-        acting = self.rules.current_player(self._game) == player
+        player = self._seat(agent)
+        game = self._game if self._game is not None else self._running()
+        acting = self.rules.current_player(game) == player
         return {
-            "observation": self.rules.observe(self._game, player),
+            "observation": self.rules.observe(game, player),
             "action_mask": self.action_mask() if acting else self._no_moves,
         }
 
     def state(self) -> np.ndarray:
         """Everything any player knows: every seat's observation, in seat order."""
-        return np.concatenate(
-            [self.rules.observe(self._game, p) for p in range(self.rules.num_players)]
-        )
+        game = self._running()
+        return np.concatenate([self.rules.observe(game, p) for p in range(self.rules.num_players)])
+
+    def last(self, observe: bool = True) -> tuple:
+        self._running()
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        self._running()
+        return super().agent_iter(max_iter)
 
     # --- search support -----------------------------------------------------------------------------
     def clone(self) -> "GameEnv":
         """An independent copy of this env mid-game (same future chance)."""
-        game = self.rules.copy_state(self._game) if self._game is not None else None
-        return self._with_game(game)
+        return self._with_game(self.rules.copy_state(self._running()))
 
     def _with_game(self, game: GameState | None) -> "GameEnv":
         """A copy of this env's bookkeeping around `game` (already an independent state)."""
@@ -194,9 +215,7 @@ class GameEnv(AECEnv):
     def resample_hidden(self, agent: str, seed: int | None = None) -> "GameEnv":
         """A copy in which all that `agent` cannot see, and all future chance, is redrawn from `seed`,
         consistently with what `agent` has seen."""
-        game = self.rules.resample_hidden(
-            self._game, self.agent_name_mapping[agent], np.random.default_rng(seed)
-        )
+        game = self.rules.resample_hidden(self._running(), self._seat(agent), np.random.default_rng(seed))
         new = self._with_game(game)
         new._mask = None
         return new
@@ -210,7 +229,7 @@ class GameEnv(AECEnv):
         """The whole table (every card shown); `render_for(agent)` shows one seat's view."""
         if self.render_mode is None:
             return None
-        text = self.rules.render(self._game, None)
+        text = self.rules.render(self._running(), None)
         if self.render_mode == "human":
             print(text)
             return None
@@ -218,7 +237,7 @@ class GameEnv(AECEnv):
 
     def render_for(self, agent: str) -> str:
         """The table as `agent` sees it."""
-        return self.rules.render(self._game, self.agent_name_mapping[agent])
+        return self.rules.render(self._running(), self._seat(agent))
 
     @property
     def game_state(self) -> GameState:

@@ -16,7 +16,10 @@ class Option:
     allowed: str = ""  # human description of what `check` accepts
 
     def validate(self, key: str, value: Any) -> None:
-        if self.choices is not None and value not in self.choices:
+        # of the choice's own type too: 0, 1 and 0.0 equal False/True but are not a yes/no answer
+        if self.choices is not None and not any(
+            type(value) is type(c) and value == c for c in self.choices
+        ):
             raise ValueError(
                 f"config {key}={value!r} is not allowed; choose one of {list(self.choices)}"
             )

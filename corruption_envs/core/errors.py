@@ -12,5 +12,9 @@ class GameOverError(RuntimeError):
     """A live action was passed to a game that has ended (call reset() to start a new one)."""
 
 
+class NotResetError(GameOverError):
+    """The env was used before reset(): there is no game yet (call reset(seed=...) first)."""
+
+
 class PolicyFileError(ValueError):
     """An exported policy file is corrupt or does not match the env it is loaded for."""

@@ -534,6 +534,8 @@ class CorruptiaRules(Rules):
         """Redraw the opponents' unknown hand cards, the pile, the box and the earlier secret votes."""
         new = s.copy()
         new.rng = rng
+        if new.events is not None:  # other seats' private events describe what `player` cannot see
+            new.events = [e for e in new.events if e[0] in (-1, player)]
         n = s.n
         pool = s.deck + s.box
         for q in range(n):

@@ -25,10 +25,19 @@ PHASE_NAMES = ("Phase II (corruption)", "Phase III step 1 (Swiss bribes)", "Phas
                "Phase III step 4 (Reporters)", "game over")
 
 
-def _card_text(s: CorruptionState, q: int, card: int, viewer: int | None) -> str:
-    if viewer is None or viewer == q or s.public[q, card]:
-        return f"p{q}:{KIND_NAMES[CARD_KIND[card]]}"
-    return f"p{q}:?"
+def _cards_text(s: CorruptionState, at: np.ndarray, viewer: int | None, suffix: str = "") -> list[str]:
+    """The cards at one place (`at`: player x card), owner by owner: the cards `viewer` sees in card
+    order, then a `?` for each face-down one, so where a `?` sits tells nothing of what it hides."""
+    seen = at & s.public
+    if viewer is None:
+        seen = at
+    else:
+        seen[viewer] = at[viewer]
+    texts = []
+    for q in range(at.shape[0]):
+        texts += [f"p{q}:{KIND_NAMES[CARD_KIND[c]]}{suffix}" for c in np.flatnonzero(seen[q])]
+        texts += [f"p{q}:?{suffix}"] * int((at[q] & ~seen[q]).sum())
+    return texts
 
 
 def render_state(rules: CorruptionRules, s: CorruptionState, viewer: int | None = None) -> str:
@@ -39,14 +48,11 @@ def render_state(rules: CorruptionRules, s: CorruptionState, viewer: int | None 
     lines.append("Scores: " + ", ".join(f"player_{p} ${s.won_value[p]}k ({s.won_count[p]})"
                                         for p in range(n)))
     for body in range(len(BODIES)):
-        swiss = [_card_text(s, q, c, viewer) for q, c in zip(*np.nonzero(
-            (s.loc == SWISS) & (s.where == body)))]
+        swiss = _cards_text(s, (s.loc == SWISS) & (s.where == body), viewer)
         lines.append(f"{BODIES[body]}  Swiss account: {' '.join(swiss) or '-'}")
         for c in np.flatnonzero((s.cloc == TABLE) & (s.cbody == body)):
-            here = [_card_text(s, q, k, viewer) for q, k in zip(*np.nonzero(
-                (s.loc == CONTRACT) & (s.where == c)))]
-            here += [_card_text(s, q, k, viewer) + "(Swiss)" for q, k in zip(*np.nonzero(
-                (s.loc == ASSIGNED) & (s.where == c)))]
+            here = _cards_text(s, (s.loc == CONTRACT) & (s.where == c), viewer)
+            here += _cards_text(s, (s.loc == ASSIGNED) & (s.where == c), viewer, "(Swiss)")
             lines.append(f"  {CONTRACT_NAMES[c]} ${CONTRACT_VALUE[c]}k: {' '.join(here) or '-'}")
     won = [f"{CONTRACT_NAMES[c]}->player_{s.cowner[c]}" for c in np.flatnonzero(s.cloc == WON)]
     if won:

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from corruption_envs.core import GameOverError, IllegalActionError
+from corruption_envs.core import GameOverError, IllegalActionError, NotResetError
 
 from .toy import ToyEnv
 
@@ -69,12 +69,51 @@ def test_step_before_reset_names_the_fix():
         ToyEnv().step(0)
 
 
+@pytest.mark.parametrize("use", [
+    lambda e: e.last(), lambda e: e.observe("player_0"), lambda e: e.state(), lambda e: e.action_mask(),
+    lambda e: e.render_for("player_0"), lambda e: e.clone(), lambda e: e.resample_hidden("player_0", 1),
+    lambda e: e.agent_iter(), lambda e: e.step(0),
+], ids=["last", "observe", "state", "action_mask", "render_for", "clone", "resample_hidden", "agent_iter",
+        "step"])
+def test_every_accessor_before_reset_raises_one_error_naming_the_fix(use):
+    env = ToyEnv(render_mode="ansi")
+    with pytest.raises(NotResetError, match=r"no game yet: call reset\(seed=...\) first"):
+        use(env)
+    env.reset(seed=0)  # and the env is still usable
+    assert env.agent_selection == "player_0" and env.last()[0]["action_mask"].sum() == 2
+
+
+def test_an_unknown_agent_is_named_with_the_agents_there_are():
+    env = ToyEnv(num_players=2)
+    env.reset(seed=0)
+    for use in (env.observe, env.render_for, env.resample_hidden):
+        with pytest.raises(ValueError, match=r"unknown agent 'player_7'; the agents are \['player_0', 'player_1'"):
+            use("player_7")
+
+
+def test_stepping_a_finished_game_leaves_it_unchanged():
+    env = ToyEnv(num_players=2, num_rounds=1)
+    env.reset(seed=4)
+    play_out(env, [1, 0])
+    before = env.state().copy(), dict(env.rewards), dict(env.terminations), env.agent_selection
+    for action in (0, 1, 5):
+        with pytest.raises(GameOverError, match="the game is over"):
+            env.step(action)
+    assert np.array_equal(env.state(), before[0])
+    assert (env.rewards, env.terminations, env.agent_selection) == before[1:]
+
+
 @pytest.mark.parametrize(
     "config, message",
     [
         ({"num_players": 9}, "num_players=9 is not allowed; num_players must be an integer from 2 to 4"),
         ({"reward": "money"}, "reward='money' is not allowed; choose one of"),
         ({"num_round": 2}, r"unknown config key\(s\) \['num_round'\]"),
+        ({"record_events": 0.0}, r"record_events=0.0 is not allowed; choose one of \[True, False\]"),
+        ({"record_events": 1}, r"record_events=1 is not allowed; choose one of \[True, False\]"),
+        ({"record_events": "true"}, r"record_events='true' is not allowed"),
+        ({"num_players": True}, "num_players=True is not allowed"),
+        ({"num_players": 3.0}, "num_players=3.0 is not allowed"),
     ],
 )
 def test_bad_config_names_the_key_and_what_is_allowed(config, message):

@@ -5,7 +5,7 @@ import pytest
 from corruption_envs.core.rewards import terminal_rewards
 from corruption_envs.corruptia.scoring import department_values, player_score
 from corruption_envs.corruptia.state import OVER
-from corruption_envs.corruptia.tables import CARDS_PER_DEPT, DEPARTMENTS
+from corruption_envs.corruptia.tables import CARDS_PER_DEPT, DEPARTMENTS, TOKEN_POINTS
 
 from .helpers import game, legal
 
@@ -29,7 +29,10 @@ EXAMPLE_HANDS = {
     "Diego": {"defense": 2, "economy": 3, "education": 2, "environment": 1},
     "César": {"culture": 2, "defense": 2, "economy": 1, "education": 3},
 }
-EXAMPLE_TOKENS_CRONIES = {"Maggie": (3, 1), "Diego": (3, 2), "César": (2, 3)}
+# (Citizen Support, Cronies in reserve). The illustration's tokens are marked x1 and x3: Maggie's three
+# tokens are x1 (3 support), Diego's three x3 + x1 + x1 (5), César's two x3 + x3 (6), so the pad prints
+# Citizen Support 15 / 25 / 30. The env's `tokens` count support, a x3 token as three.
+EXAMPLE_SUPPORT_CRONIES = {"Maggie": (3, 1), "Diego": (5, 2), "César": (6, 3)}
 
 
 def example_layout():
@@ -62,17 +65,19 @@ def test_scoring_example_department_values_are_6_2_1_17_15():
         "culture": 6, "defense": 2, "economy": 1, "education": 17, "environment": 15}
 
 
-def test_scoring_example_final_scores_and_maggie_wins_with_118():
+def test_scoring_example_final_scores_are_118_91_113_and_maggie_wins():
     rules, s, cell_card, officials, cronies, placed = example_layout()
     s.cell_card, s.officials, s.cronies, s.placed = cell_card, officials, cronies, placed
     s.values = department_values(cell_card, officials, cronies, placed, rules.neighbours)
     names = ["Maggie", "Diego", "César"]
     for p, name in enumerate(names):
         s.hands[p] = example_hand(name)
-        s.tokens[p], s.reserve[p] = EXAMPLE_TOKENS_CRONIES[name]
+        s.tokens[p], s.reserve[p] = EXAMPLE_SUPPORT_CRONIES[name]
     assert [len(h) for h in s.hands] == [8, 8, 8]
-    # the pad: Maggie 2 + 51 + 45 = 98 from cards, Diego 4 + 3 + 34 + 15, César 12 + 4 + 1 + 51
-    assert rules.scores(s) == [98 + 15 + 5, 56 + 15 + 10, 68 + 10 + 15] == [118, 81, 93]
+    assert [TOKEN_POINTS * t for t in s.tokens] == [15, 25, 30]  # the pad's Citizen Support row
+    # the pad: Maggie 2 + 51 + 45 = 98 from cards, Diego 4 + 3 + 34 + 15, César 12 + 4 + 1 + 51; then
+    # Citizen Support, then 5 a Crony in reserve
+    assert rules.scores(s) == [98 + 15 + 5, 56 + 25 + 10, 68 + 30 + 15] == [118, 91, 113]
     keys = rules.final_keys(s)
     assert max(range(3), key=lambda p: keys[p]) == 0
 

@@ -1,6 +1,7 @@
 """The core toy game with an event log: each seat privately told its card, every move announced.
 
-Lets the terminal game's event filtering be checked without a registered game."""
+Lets the terminal game's event filtering be checked on a game outside the package: tests register it
+as 'eventful_toy' (`register_toy`), or run the terminal game with it registered (`tests.play.toy_cli`)."""
 from __future__ import annotations
 
 from corruption_envs.core import make_env_class
@@ -29,3 +30,12 @@ class EventfulToyRules(ToyRules):
 
 
 EventfulToyEnv = make_env_class(EventfulToyRules, "EventfulToyEnv")
+env = raw_env = EventfulToyEnv  # what a registered game module provides
+
+NAME = "eventful_toy"
+
+
+def register_toy() -> None:
+    import corruption_envs
+
+    corruption_envs.register(NAME, __name__)

@@ -15,9 +15,9 @@ import pytest
 
 import corruption_envs
 from corruption_envs.play import Console, build_env, main, pick, read_log
+from tests.play.eventful_toy import NAME as TOY
 
 REPO = Path(__file__).resolve().parents[2]
-TOY = "tests.play.eventful_toy:EventfulToyEnv"
 # (game spec, opponents): registered games against their heuristic bots, the toy against random ones
 TABLES = [pytest.param(g, "heuristic", id=g) for g in corruption_envs.list_games()] + [
     pytest.param(TOY, "random", id="toy")
@@ -31,9 +31,11 @@ MOVE_CELL = re.compile(r"(\d+)\. (.+?)(?= {2,}\d+\. |$)")  # one of the columns 
 WIDTH = "100"  # terminal width for laying out move lists, fixed so runs compare equal
 
 
-def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess:
+def run(args: list[str], stdin: str = "", game: str | None = None) -> subprocess.CompletedProcess:
+    """The terminal game in a subprocess; for the toy, the entry point that registers it first."""
+    cli = "tests.play.toy_cli" if game == TOY else "corruption_envs.play"
     done = subprocess.run(
-        [sys.executable, "-m", "corruption_envs.play", *args],
+        [sys.executable, "-m", cli, *args],
         input=stdin, capture_output=True, text=True, cwd=REPO, timeout=120,
         env={**os.environ, "COLUMNS": WIDTH},
     )
@@ -74,7 +76,7 @@ def full_games(tmp_path_factory):
     def get(game, opponents):
         if game not in cache:
             log = tmp_path_factory.mktemp("logs") / "game.jsonl"
-            cache[game] = run(game_args(game, opponents, "--log", str(log)), ALWAYS_FIRST), log
+            cache[game] = run(game_args(game, opponents, "--log", str(log)), ALWAYS_FIRST, game), log
         return cache[game]
 
     return get
@@ -121,12 +123,34 @@ def test_log_has_header_and_every_action_and_the_human_always_chose_move_one(ful
 @pytest.mark.parametrize("game, opponents", TABLES)
 def test_replay_shows_every_step_and_the_same_result(full_games, game, opponents):
     done, log = full_games(game, opponents)
-    shown = run(["--replay", str(log)])
+    shown = run(["--replay", str(log)], game=game)
     assert shown.returncode == 0
     _, actions, _ = read_log(str(log))
     steps = re.findall(r"^ *(\d+)\. player_\d+ \(.*?\): ", shown.stdout, re.M)
     assert [int(s) for s in steps] == list(range(1, len(actions) + 1))
     assert shown.stdout[shown.stdout.index(GAME_OVER):] == done.stdout[done.stdout.index(GAME_OVER):]
+
+
+@pytest.mark.parametrize("game, opponents", TABLES)
+def test_replay_from_a_seat_names_only_its_moves_and_shows_only_the_events_it_may_read(
+    full_games, game, opponents
+):
+    _, log = full_games(game, opponents)
+    env, header, actions, _ = replay_env(log)
+    seat = env.agent_name_mapping[header["human"]]
+    shown = run(["--replay", str(log), "--seat", str(seat)], game=game)
+    assert shown.returncode == 0 and f"(as player_{seat} saw it)" in shown.stdout
+    played = shown.stdout[: shown.stdout.index(GAME_OVER)].splitlines()
+    steps = [line for line in played if re.match(r"^ *\d+\. player_\d+ ", line)]
+    assert len(steps) == len(actions)
+    for line, rec in zip(steps, actions):
+        if rec["agent"] == header["human"]:
+            assert line.endswith(f"(you): {rec['name']}")
+        else:
+            assert line.endswith(")"), f"another seat's move is named: {line}"
+        env.step(rec["index"])
+    mine = [t for a, t in env.game_state.events if a in (-1, seat)]
+    assert [line[6:] for line in played if line.startswith("      ")] == mine
 
 
 def run_here(args: list[str], stdin: str = "") -> tuple[int, str]:
@@ -143,7 +167,7 @@ def test_same_seed_and_same_moves_replay_the_same_game(full_games, game, opponen
 
 
 @pytest.mark.parametrize("game, opponents", TABLES)
-def test_replay_rejects_a_logged_move_that_is_not_legal(full_games, game, opponents, tmp_path):
+def test_replay_rejects_a_logged_move_that_is_not_legal(full_games, game, opponents, tmp_path, capsys):
     _, log = full_games(game, opponents)
     env, _, actions, _ = replay_env(log)
     illegal = np.flatnonzero(env.action_mask() == 0)
@@ -153,8 +177,9 @@ def test_replay_rejects_a_logged_move_that_is_not_legal(full_games, game, oppone
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(json.dumps(r) + "\n" for r in records))
     status, out = run_here(["--replay", str(bad)])
-    assert status == 1
-    assert "step 1: " in out and "is not legal in the replayed game" in out
+    assert status == 2 and out == ""  # refused before any step is shown
+    err = capsys.readouterr().err
+    assert "step 1: " in err and "is not legal in the replayed game" in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("game, opponents", TABLES)
@@ -215,7 +240,7 @@ def test_bad_input_gets_a_message_and_the_prompt_again_then_q_quits(opening_move
     assert ambiguous is not None, f"no two opening moves share a text: {names}"
     log = tmp_path / "quit.jsonl"
     script = f"{len(names) + 1}\n0\nzz#qx%\n{ambiguous}\n\n?\nq\n"
-    done = run(game_args(game, opponents, "--log", str(log)), script)
+    done = run(game_args(game, opponents, "--log", str(log)), script, game)
     out = done.stdout
     assert done.returncode == 0
     assert f"there is no move {len(names) + 1}: choose a number from 1 to {len(names)}" in out
@@ -235,7 +260,7 @@ def test_an_unambiguous_part_of_a_name_in_any_case_plays_that_move(opening_moves
     names = opening_moves(game, opponents)
     k, frag = unique_fragment(names)
     log = tmp_path / "one.jsonl"
-    run(game_args(game, opponents, "--log", str(log)), f"{frag.upper()}\nq\n")
+    run(game_args(game, opponents, "--log", str(log)), f"{frag.upper()}\nq\n", game)
     header, actions, _ = read_log(str(log))
     mine = [r for r in actions if r["agent"] == header["human"]]
     assert [r["name"] for r in mine] == [names[k]]
@@ -243,7 +268,7 @@ def test_an_unambiguous_part_of_a_name_in_any_case_plays_that_move(opening_moves
 
 @pytest.mark.parametrize("stdin", ["", "1\n"], ids=["at-once", "after-a-move"])
 def test_end_of_input_quits_cleanly(stdin):
-    done = run(game_args(TOY, "random"), stdin)
+    done = run(game_args(TOY, "random"), stdin, TOY)
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout.rstrip().endswith("You left the game before the end.")
 
@@ -258,7 +283,8 @@ def test_an_exact_name_wins_over_names_that_contain_it():
 
 
 def test_each_opponent_can_be_given_per_seat_and_the_seat_is_yours():
-    done = run(["--game", TOY, "--players", "4", "--seat", "2", "--opponents", "random", "random,random"])
+    done = run(["--game", TOY, "--players", "4", "--seat", "2", "--opponents", "random", "random,random"],
+               game=TOY)
     assert "Seats: player_0 (random), player_1 (random), player_2 (you), player_3 (random)" in done.stdout
     assert "--- your turn, player_2 ---" in done.stdout
 
@@ -286,13 +312,44 @@ def test_unknown_game_names_the_installed_ones(capsys):
     assert "unknown or not installed game 'chess'" in capsys.readouterr().err
 
 
+def test_a_module_path_as_game_is_refused_without_importing_it(tmp_path):
+    (tmp_path / "planted.py").write_text(f"open({str(tmp_path / 'ran')!r}, 'w').close()\nE = None\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "corruption_envs.play", "--game", "planted:E"], capture_output=True,
+        text=True, cwd=REPO, timeout=60, env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert done.returncode == 2 and "unknown or not installed game 'planted:E'" in done.stderr
+    assert not (tmp_path / "ran").exists()
+
+
+def test_register_refuses_a_name_taken_by_another_module_and_a_name_that_is_not_one():
+    with pytest.raises(ValueError, match="'corruption' is already registered to corruption_envs.corruption"):
+        corruption_envs.register("corruption", "my.module")
+    with pytest.raises(ValueError, match="must be an identifier"):
+        corruption_envs.register("a:b", "my.module")
+    corruption_envs.register("corruption", "corruption_envs.corruption")  # the same again is fine
+
+
 def test_replay_step_by_step_waits_shows_the_table_on_question_mark_and_stops_on_q(full_games):
     _, log = full_games(TOY, "random")
-    shown = run(["--replay", str(log), "--step"], "\n?\nq\n")
+    shown = run(["--replay", str(log), "--step"], "\n?\nq\n", TOY)
     assert shown.returncode == 0
     assert re.findall(r"^ *(\d+)\. ", shown.stdout, re.M) == ["1", "2"]
     assert re.search(r"^cards \[\d, \d, \d\] chips", shown.stdout, re.M)  # the whole table, no '?'
     assert GAME_OVER not in shown.stdout
+
+
+def test_replay_from_a_seat_shows_that_seats_table_on_question_mark(full_games):
+    _, log = full_games(TOY, "random")
+    shown = run(["--replay", str(log), "--step", "--seat", "1"], "\n?\nq\n", TOY)
+    assert shown.returncode == 0
+    assert re.search(r"^cards \['\?', \d, '\?'\] chips", shown.stdout, re.M)  # player_1's own card only
+
+
+def test_replay_from_a_seat_that_is_not_in_the_game_is_refused(full_games, capsys):
+    _, log = full_games(TOY, "random")
+    assert main(["--replay", str(log), "--seat", "7"], Console(io.StringIO(), io.StringIO())) == 2
+    assert "--seat 7 is not a seat of this 3-player game (0..2)" in capsys.readouterr().err
 
 
 def test_replay_of_a_file_that_is_not_a_log_is_refused(tmp_path):
@@ -317,7 +374,7 @@ def toy_policy(path: Path, game: str = "eventful_toy") -> Path:
 
 def test_a_policy_file_can_sit_in_one_seat_beside_another_kind_of_bot(tmp_path):
     policy = toy_policy(tmp_path / "toy.npz")
-    done = run(["--game", TOY, "--seed", "1", "--opponents", f"random,{policy}"], ALWAYS_FIRST)
+    done = run(["--game", TOY, "--seed", "1", "--opponents", f"random,{policy}"], ALWAYS_FIRST, TOY)
     assert done.returncode == 0
     assert f"player_1 (random), player_2 ({policy})" in done.stdout
     assert GAME_OVER in done.stdout

@@ -15,7 +15,7 @@ eval: {every: 512, games: 20, final_games: 40, num_players: 3, seed: 7}
 @pytest.fixture(scope="package", autouse=True)
 def toy_game():
     """Register the toy game under the name 'toy' for the training code (for this folder only)."""
-    corruption_envs.GAMES["toy"] = "tests.training.toygame"
+    corruption_envs.register("toy", "tests.training.toygame")
     yield
     del corruption_envs.GAMES["toy"]
 

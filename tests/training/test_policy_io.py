@@ -115,13 +115,6 @@ def test_missing_file_fails_clearly(tmp_path):
         read_policy_file(tmp_path / "nope.npz")
 
 
-def test_pickled_arrays_are_refused(tmp_path):
-    path = tmp_path / "pickled.npz"
-    np.savez(path, meta=np.array([{"format": "x"}], dtype=object))
-    with pytest.raises(PolicyFileError, match="corrupt or not a policy"):
-        read_policy_file(path)
-
-
 def test_policy_for_another_game_fails_naming_both(good_file, tmp_path):
     other = rewrite(good_file, tmp_path, lambda a, m: m.update(game="corruption"))
     with pytest.raises(PolicyFileError, match="trained for game 'corruption', not 'toy'"):

@@ -122,7 +122,8 @@ def test_an_unbound_prior_policy_says_how_to_bind_it(model, tmp_path):
 
 @pytest.mark.parametrize("change, message", [
     (lambda a, m: m.update(prior="oracle"), "names prior 'oracle'.*must be one of"),
-    (lambda a, m: m.update(prior="heuristic", prior_weight="big"), "with weight 'big'"),
+    (lambda a, m: m.update(prior="heuristic", prior_weight="big"),
+     "metadata prior_weight is 'big', not a number"),
 ])
 def test_a_bad_prior_in_the_file_fails_naming_it(model, tmp_path, change, message):
     path = export_actor(model, "tanh", META, prior="heuristic").save(tmp_path / "p.npz")
