@@ -5,7 +5,8 @@
 You see only your own seat's view: the table as your seat sees it, the events you may see since your
 last move, and your legal moves as a numbered list. Type a move's number or an unambiguous part of its
 name (case-insensitive); `?` shows the view again; `q` or end of input quits. `--seed` replays a game;
-`--log FILE` writes it as JSON lines that `--replay FILE` re-runs and shows step by step.
+`--log FILE` writes it as JSON lines that `--replay FILE` re-runs and shows step by step, and that
+`--replay FILE --html PAGE` turns into one HTML page to step through in a browser (corruption_envs.viewer).
 
 Log format, one JSON object a line (written and flushed as the game goes, so a quit game replays too):
   {"type": "header", "game", "env", "players", "seed", "config", "seats": {agent: spec}, "human"}
@@ -432,6 +433,26 @@ def replay(args: argparse.Namespace, con: Console) -> int:
     return 0
 
 
+def write_html(args: argparse.Namespace, con: Console) -> int:
+    """The logged game as one HTML page (corruption_envs.viewer); 1 if the log does not replay."""
+    from .viewer import LogMismatch, parse_views, write_page
+
+    header, actions, _ = read_log(args.replay)
+    env = build_env(header["game"], {**header["config"], "record_events": True})
+    try:
+        views = parse_views(args.html_views, len(env.possible_agents))
+        path = write_page(env, header, actions, args.html, views)
+    except ImportError as e:  # no Pillow: the message names the extra to install
+        raise UsageError(str(e)) from None
+    except LogMismatch as e:
+        con.say(f"{args.replay}: {e}")
+        return 1
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    con.say(f"wrote {path} ({len(actions)} moves)")
+    return 0
+
+
 # --- command line ----------------------------------------------------------------------------------------
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -451,6 +472,12 @@ def parser() -> argparse.ArgumentParser:
                    help="a game config option, e.g. --config reward=rank (repeatable)")
     p.add_argument("--log", metavar="FILE", help="write the game as JSON lines to FILE")
     p.add_argument("--replay", metavar="FILE", help="show a logged game step by step")
+    p.add_argument("--html", metavar="FILE",
+                   help="with --replay: write the game as one self-contained HTML page to step through "
+                        "(needs Pillow: pip install corruption-envs[render])")
+    p.add_argument("--html-views", nargs="+", metavar="VIEW",
+                   help="with --html: the views the page offers, 'all' and/or seat numbers "
+                        "(default: everything and every seat)")
     p.add_argument("--step", action="store_true",
                    help="with --replay: wait for Enter after each step (default on a terminal)")
     return p
@@ -460,6 +487,10 @@ def main(argv: list[str] | None = None, con: Console | None = None) -> int:
     args = parser().parse_args(argv)
     con = con or Console()
     try:
+        if (args.html or args.html_views) and not args.replay:
+            raise UsageError("--html and --html-views go with --replay FILE (log a game with --log first)")
+        if args.html:
+            return write_html(args, con)
         return replay(args, con) if args.replay else play(args, con)
     except (UsageError, OSError) as e:  # OSError: a log file that cannot be read or written
         print(f"error: {e}", file=sys.stderr)
