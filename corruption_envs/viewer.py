@@ -5,9 +5,9 @@
 The page has no outside reference (inline CSS, JS and PNG data URIs), so it works offline from file://.
 It offers one view per seat (that seat's information set) and one of everything; `--html-views` keeps
 only some, e.g. `--html-views 1` gives a page that is safe to hand to player_1. Everything a view
-shows is computed here, in Python, from that seat's information set (`seat_frame`): its picture, its
-text screen, the events it may see and the moves as it saw them (others' moves by who made them and
-their public events). Nothing hidden from a seat is in its view's data.
+shows is computed here, in Python, from that seat's information set (`seat_frame`): its picture, the
+events it may see and the moves as it saw them (others' moves by who made them and their public
+events). Nothing hidden from a seat is in its view's data.
 
 Keys: Left/Right (or j/k) step, Home/End jump, a = everything, 0-9 = that seat. The URL hash
 `#move=12&seat=1` (or `seat=all`) opens a given move and view and follows navigation.
@@ -39,12 +39,11 @@ def visible_texts(env: GameEnv, seat: int | None) -> list[str]:
     return [text for audience, text in events if seat is None or audience in (-1, seat)]
 
 
-def seat_frame(env: GameEnv, seat: int | None) -> tuple[np.ndarray, str, list[str]]:
-    """What `seat` (None: everything) sees of the current position: picture, text screen and events.
+def seat_frame(env: GameEnv, seat: int | None) -> tuple[np.ndarray, list[str]]:
+    """What `seat` (None: everything) sees of the current position: its picture and events so far.
 
     A function of the seat's information set only (tests/test_pictures.py resamples the rest)."""
-    return env.rules.picture(env.game_state, seat), env.rules.render(env.game_state, seat), \
-        visible_texts(env, seat)
+    return env.rules.picture(env.game_state, seat), visible_texts(env, seat)
 
 
 def move_caption(agent: str, name: str, seat: int | None, env: GameEnv) -> str:
@@ -77,20 +76,19 @@ def build_page_data(env: GameEnv, header: dict[str, Any], actions: Sequence[dict
     """The page's data: per view, per position, its caption, new events, text and picture index."""
     require_pillow()
     strips = Strips()
-    texts: dict[str, int] = {}  # each distinct text screen once
     frames: dict[str, list[dict[str, Any]]] = {key(v): [] for v in views}
     seen = {key(v): 0 for v in views}
     for k, rec in replay_positions(env, header["seed"], actions):
         for v in views:
-            picture, text, events = seat_frame(env, v)
+            picture, events = seat_frame(env, v)
             caption = "start" if rec is None else move_caption(rec["agent"], rec["name"], v, env)
             frames[key(v)].append({"caption": caption, "events": events[seen[key(v)]:],
-                                   "text": texts.setdefault(text, len(texts)), "picture": strips.add(picture)})
+                                   "picture": strips.add(picture)})
             seen[key(v)] = len(events)
     title = (f"{header.get('env', header['game'])}, {header['players']} players, seed {header['seed']}: "
              + ", ".join(f"{a} ({spec})" for a, spec in header["seats"].items()))
     return {"title": title, "views": [{"key": key(v), "label": label(v)} for v in views],
-            "strips": strips.uris, "texts": list(texts), "frames": frames}
+            "strips": strips.uris, "frames": frames}
 
 
 class Strips:
@@ -165,9 +163,8 @@ header h1{font-size:16px;margin:0 0 6px}
 main{display:flex;gap:12px;padding:10px}
 #left{flex:0 0 auto}#right{flex:1 1 auto;min-width:280px}
 #picture{border:1px solid #999;background:#fff;line-height:0}#picture img{display:block}
-#moves{height:260px;overflow:auto;background:#fff;border:1px solid #999;margin:0;padding:0 0 0 40px}
+#moves{height:480px;overflow:auto;background:#fff;border:1px solid #999;margin:0;padding:0 0 0 40px}
 #moves li{cursor:pointer}#moves li.current{background:#ffd700}
-pre{white-space:pre-wrap;background:#fff;border:1px solid #999;padding:6px;font-size:12px}
 #caption{font-weight:bold;font-size:16px}
 </style></head><body>
 <header><h1>%TITLE%</h1><div id="controls">
@@ -177,7 +174,7 @@ pre{white-space:pre-wrap;background:#fff;border:1px solid #999;padding:6px;font-
 <small>keys: Left/Right, Home/End, a = everything, 0-9 = a seat</small></div></header>
 <main><div id="left"><div id="picture"></div></div>
 <div id="right"><div id="caption"></div><h3>Events of this move</h3><ul id="events"></ul>
-<h3>Moves</h3><ol id="moves" start="0"></ol><h3>Table as text</h3><pre id="text"></pre></div></main>
+<h3>Moves</h3><ol id="moves" start="0"></ol></div></main>
 <script type="application/json" id="data">%DATA%</script>
 <script>
 "use strict";
@@ -194,7 +191,6 @@ function show() {
   $("picture").replaceChildren(...f.picture.map(i => { const img = new Image(); img.src = D.strips[i]; img.alt = ""; return img; }));
   $("caption").textContent = "Move " + move + ": " + f.caption;
   $("position").textContent = "move " + move + " / " + (frames().length - 1);
-  $("text").textContent = D.texts[f.text];
   $("view").value = view;
   fill($("events"), f.events.length ? f.events : ["(none you could see)"]);
   fill($("moves"), frames().map(x => x.caption), (li, i) => { li.onclick = () => go(i); if (i === move) li.className = "current"; });
