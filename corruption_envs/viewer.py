@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .core import GameEnv
+from .core import GameEnv, Rules
 from .core.picture import png_bytes, require_pillow
 
 ALL = "all"
@@ -39,11 +39,18 @@ def visible_texts(env: GameEnv, seat: int | None) -> list[str]:
     return [text for audience, text in events if seat is None or audience in (-1, seat)]
 
 
-def seat_frame(env: GameEnv, seat: int | None) -> tuple[np.ndarray, list[str]]:
-    """What `seat` (None: everything) sees of the current position: its picture and events so far.
+def draws_pictures(env: GameEnv) -> bool:
+    """Whether the game's rules draw pictures (a game outside the registry may offer text only)."""
+    return type(env.rules).picture is not Rules.picture
+
+
+def seat_frame(env: GameEnv, seat: int | None) -> tuple[np.ndarray | None, list[str]]:
+    """What `seat` (None: everything) sees of the current position: its picture (None if the game
+    draws none) and the events so far.
 
     A function of the seat's information set only (tests/test_pictures.py resamples the rest)."""
-    return env.rules.picture(env.game_state, seat), visible_texts(env, seat)
+    picture = env.rules.picture(env.game_state, seat) if draws_pictures(env) else None
+    return picture, visible_texts(env, seat)
 
 
 def move_caption(agent: str, name: str, seat: int | None, env: GameEnv) -> str:
@@ -74,7 +81,8 @@ def replay_positions(env: GameEnv, seed: int, actions: Sequence[dict[str, Any]])
 def build_page_data(env: GameEnv, header: dict[str, Any], actions: Sequence[dict[str, Any]],
                     views: Sequence[int | None]) -> dict[str, Any]:
     """The page's data: per view, per position, its caption, new events, text and picture index."""
-    require_pillow()
+    if draws_pictures(env):
+        require_pillow()
     strips = Strips()
     frames: dict[str, list[dict[str, Any]]] = {key(v): [] for v in views}
     seen = {key(v): 0 for v in views}
@@ -83,7 +91,7 @@ def build_page_data(env: GameEnv, header: dict[str, Any], actions: Sequence[dict
             picture, events = seat_frame(env, v)
             caption = "start" if rec is None else move_caption(rec["agent"], rec["name"], v, env)
             frames[key(v)].append({"caption": caption, "events": events[seen[key(v)]:],
-                                   "picture": strips.add(picture)})
+                                   "picture": [] if picture is None else strips.add(picture)})
             seen[key(v)] = len(events)
     title = (f"{header.get('env', header['game'])}, {header['players']} players, seed {header['seed']}: "
              + ", ".join(f"{a} ({spec})" for a, spec in header["seats"].items()))
