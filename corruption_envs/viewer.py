@@ -80,7 +80,7 @@ def replay_positions(env: GameEnv, seed: int, actions: Sequence[dict[str, Any]])
 
 def build_page_data(env: GameEnv, header: dict[str, Any], actions: Sequence[dict[str, Any]],
                     views: Sequence[int | None]) -> dict[str, Any]:
-    """The page's data: per view, per position, its caption, new events, text and picture index."""
+    """The page's data: per view, per position, its caption, new events and picture bands."""
     if draws_pictures(env):
         require_pillow()
     strips = Strips()
