@@ -12,6 +12,7 @@ import sys
 
 import numpy as np
 import pytest
+from pettingzoo.test import render_test
 
 import corruption_envs
 from corruption_envs import play
@@ -62,6 +63,13 @@ def test_rgb_array_render_is_an_hxwx3_uint8_picture_of_the_whole_table(game):
     np.testing.assert_array_equal(picture, env.picture_for(None))
     # a seat sees less than everything: its picture differs from the all-seeing one
     assert any(not np.array_equal(env.picture_for(a), picture) for a in env.possible_agents)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_render_test_passes_in_every_mode(game, capsys):
+    # human mode prints the table at every step: captured, then checked to be there
+    render_test(lambda render_mode: corruption_envs.env(game, render_mode=render_mode))
+    assert capsys.readouterr().out
 
 
 @pytest.mark.parametrize("game", GAMES)
