@@ -1,8 +1,8 @@
 """Record a game between bots as an animated GIF (Pillow) or an MP4 (imageio, if installed).
 
     python -m benchmarks.record_video --game corruption --agents heuristic --seed 1 --out game.gif
-    python -m benchmarks.record_video --game corruptia --agents heuristic random --seat 0 --every 2 \
-        --fps 4 --out corruptia.gif
+    python -m benchmarks.record_video --game corruptia --players 4 --agents heuristic random heuristic random --seat 0 \
+        --every 2 --fps 4 --out corruptia.gif
     pip install "imageio[ffmpeg]" && python -m benchmarks.record_video --game construction --out game.mp4
 
 One frame per position (every `--every`-th, and always the last) of the table as `--seat` sees it
@@ -50,9 +50,10 @@ def game_frames(game: str, specs: Sequence[str], seed: int, seat: int | None = N
     return frames
 
 
-def pad(frames: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Frames of one size: each padded at the bottom (background colour) to the tallest."""
-    height = max(f.shape[0] for f in frames)
+def pad(frames: Sequence[np.ndarray], multiple: int = 1) -> list[np.ndarray]:
+    """Frames of one size: each padded at the bottom (background colour) to the tallest, rounded up
+    to a multiple of `multiple` rows (video codecs work in 16-pixel blocks)."""
+    height = -(-max(f.shape[0] for f in frames) // multiple) * multiple
     out = []
     for f in frames:
         extra = np.empty((height - f.shape[0], f.shape[1], 3), np.uint8)
@@ -72,10 +73,10 @@ def imageio():
 
 def save(frames: Sequence[np.ndarray], path: Path, fps: float) -> None:
     """A GIF (Pillow) or, for .mp4, a video through imageio (ImportError naming the install)."""
-    frames = pad(frames)
     if path.suffix.lower() == ".mp4":
-        imageio().imwrite(path, np.stack(frames), fps=fps, codec="libx264")
+        imageio().imwrite(path, np.stack(pad(frames, 16)), fps=fps, codec="libx264")
         return
+    frames = pad(frames)
     from PIL import Image
 
     images = [Image.fromarray(f) for f in frames]

@@ -30,6 +30,7 @@ def test_frames_are_padded_to_the_tallest():
     assert [f.shape for f in padded] == [(25, 4, 3), (25, 4, 3)]
     np.testing.assert_array_equal(padded[0][:10], small)
     assert (padded[0][10:] == record_video.BACKGROUND).all()
+    assert [f.shape[0] for f in record_video.pad([small, tall], multiple=16)] == [32, 32]
 
 
 def test_bad_arguments_and_a_missing_mp4_writer_exit_2_naming_the_fix(tmp_path, capsys, monkeypatch):
