@@ -44,13 +44,13 @@ def _import_attr(spec: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
-def make_env(game: str, num_players: int) -> Any:
+def make_env(game: str, num_players: int, **config: Any) -> Any:
     """The env of a registered game, or of an env class named 'module:attr'."""
     if ":" in game:
-        return _import_attr(game)(num_players=num_players)
+        return _import_attr(game)(num_players=num_players, **config)
     import corruption_envs
 
-    return corruption_envs.env(game, num_players=num_players)
+    return corruption_envs.env(game, num_players=num_players, **config)
 
 
 def env_class(game: str) -> Any:
@@ -461,6 +461,29 @@ def run_tournament(
     )
 
 
+def save_games(game: str, specs: Sequence[str], jobs: Sequence[Job], folder: Path) -> list[Path]:
+    """`jobs`' games played again exactly (same deal seeds and agent seeds), each logged as a
+    `play --log` file with its HTML replay page: <n>p-deal<d>-table<t>.jsonl / .html."""
+    from corruption_envs.recording import record_game, write_html
+
+    folder.mkdir(parents=True, exist_ok=True)
+    labels = agent_labels(specs)
+    paths = []
+    for job in jobs:
+        n = job.num_players
+        env = make_env(game, n, record_events=True)
+        agents = []
+        for seat, idx in enumerate(job.lineup):
+            agent = build_agent(specs[idx], env, seed=0)
+            reseed_agent(agent, agent_seed(job.seed, n, job.deal, job.table, seat))
+            agents.append(agent)
+        log = folder / f"{n}p-deal{job.deal}-table{job.table}.jsonl"
+        record_game(env, agents, deal_seed(job.seed, n, job.deal), log, game,
+                    [labels[i] for i in job.lineup])
+        paths += [log, write_html(log, log.with_suffix(".html"), env)]
+    return paths
+
+
 # --- output ----------------------------------------------------------------------------------------------
 def _ci(v: float, ci: Sequence[float], fmt: str = "{:.3f}") -> str:
     if any(math.isnan(x) for x in ci):
@@ -593,7 +616,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=1, help="processes (results do not depend on it)")
     p.add_argument("--out", type=Path, default=None, help="folder for summary.json, summary.md, chart.png")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--save-games", type=Path, default=None, metavar="DIR",
+                   help="also write the first games as play --log files with HTML replay pages to DIR")
+    p.add_argument("--save-count", type=int, default=2, metavar="K", help="games to save (default 2)")
     args = p.parse_args(argv)
+    if args.save_count < 1:
+        p.error(f"--save-count {args.save_count}: give at least 1 (or leave out --save-games)")
     problem = setup_problem(args.game, args.players, args.agents)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
@@ -606,6 +634,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = "python -m benchmarks.tournament " + " ".join(sys.argv[1:] if argv is None else argv)
         paths = write_outputs(result, args.out, command)
         print("\nwrote " + ", ".join(str(v) for v in paths.values()))
+    if args.save_games is not None:
+        jobs = make_jobs(players, len(args.agents), args.games, args.seed)[: args.save_count]
+        saved = save_games(args.game, args.agents, jobs, args.save_games)
+        print(f"saved {len(jobs)} games to {args.save_games} ({len(saved)} files)")
     return 0
 
 

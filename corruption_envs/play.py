@@ -7,7 +7,8 @@ last move, and your legal moves as a numbered list. Type a move's number or an u
 name (case-insensitive); `?` shows the view again; `q` or end of input quits. `--seed` replays a game;
 `--log FILE` writes it as JSON lines (format: `game_log.py`) that `--replay FILE` re-runs and shows
 step by step: every move and the whole table, or with `--seat N` only what seat N saw (its own moves, the
-events it may read and its view of the table).
+events it may read and its view of the table); `--replay FILE --html PAGE` turns it into one HTML page to
+step through in a browser (corruption_envs.viewer).
 
 A replay rebuilds the env from the log's game and config, resets it with the seed and plays the logged
 moves. The log is checked whole first (`game_log.py`): it may name only a registered game, and a log
@@ -319,11 +320,17 @@ def play(args: argparse.Namespace, con: Console) -> int:
     return 0
 
 
+def checked_log(path: str) -> tuple[dict[str, Any], list[dict[str, Any]], GameEnv]:
+    """The log's header and moves and its reset env, once the whole log is checked (LogError otherwise)."""
+    header, actions, end = read_log(path)
+    env = replay_env(path, header)
+    check_moves(path, env.clone(), actions, end)
+    return header, actions, env
+
+
 def replay(args: argparse.Namespace, con: Console) -> int:
     """Show a logged game step by step, once the whole log has been checked (LogError otherwise)."""
-    header, actions, end = read_log(args.replay)
-    env = replay_env(args.replay, header)
-    check_moves(args.replay, env.clone(), actions, end)
+    header, actions, env = checked_log(args.replay)
     specs = [header["seats"][a] for a in env.possible_agents]
     viewer = args.seat  # None: every move and the whole table; else only what that seat saw
     if viewer is not None and not 0 <= viewer < len(specs):
@@ -367,6 +374,20 @@ def replay(args: argparse.Namespace, con: Console) -> int:
     return 0
 
 
+def write_html(args: argparse.Namespace, con: Console) -> int:
+    """The logged game, checked whole as for a replay, as one HTML page (corruption_envs.viewer)."""
+    from .viewer import parse_views, write_page
+
+    header, actions, env = checked_log(args.replay)
+    try:
+        views = parse_views(args.html_views, len(env.possible_agents))
+        path = write_page(env, header, actions, args.html, views)
+    except (ImportError, ValueError) as e:  # no Pillow (the message names the extra), or a bad view
+        raise UsageError(str(e)) from None
+    con.say(f"wrote {path} ({len(actions)} moves)")
+    return 0
+
+
 # --- command line ----------------------------------------------------------------------------------------
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -387,6 +408,12 @@ def parser() -> argparse.ArgumentParser:
                    help="a game config option, e.g. --config reward=rank (repeatable)")
     p.add_argument("--log", metavar="FILE", help="write the game as JSON lines to FILE")
     p.add_argument("--replay", metavar="FILE", help="show a logged game step by step")
+    p.add_argument("--html", metavar="FILE",
+                   help="with --replay: write the game as one self-contained HTML page to step through "
+                        "(needs Pillow: pip install corruption-envs[render])")
+    p.add_argument("--html-views", nargs="+", metavar="VIEW",
+                   help="with --html: the views the page offers, 'all' and/or seat numbers "
+                        "(default: everything and every seat)")
     p.add_argument("--step", action="store_true",
                    help="with --replay: wait for Enter after each step (default on a terminal)")
     return p
@@ -396,6 +423,10 @@ def main(argv: list[str] | None = None, con: Console | None = None) -> int:
     args = parser().parse_args(argv)
     con = con or Console()
     try:
+        if (args.html or args.html_views) and not args.replay:
+            raise UsageError("--html and --html-views go with --replay FILE (log a game with --log first)")
+        if args.html:
+            return write_html(args, con)
         if args.replay:
             return replay(args, con)
         args.seat = 0 if args.seat is None else args.seat

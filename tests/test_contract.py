@@ -86,7 +86,7 @@ def test_pettingzoo_seed_test(game, n):
 def test_metadata_and_registry(game):
     env = corruption_envs.env(game)
     assert env.metadata["name"] == f"{game}_v{env.rules.version}"
-    assert set(env.metadata["render_modes"]) == {"ansi", "human"}
+    assert set(env.metadata["render_modes"]) == {"ansi", "human", "rgb_array"}
     mod = corruption_envs.game_module(game)
     assert isinstance(mod.raw_env(), type(env))
     assert callable(mod.HeuristicAgent)

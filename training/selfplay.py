@@ -238,9 +238,30 @@ def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, r
         "final_eval": [r.as_dict() for r in results],
     }
     (out / "results.json").write_text(json.dumps(summary, indent=1))
+    write_samples(config, out)
     print_results(summary, results_rows(results), out)
     venv.close()
     return summary
+
+
+SAMPLE_GAMES = 2  # logged games of the final policy in samples/, each with its replay page
+
+
+def write_samples(config: dict[str, Any], out: Path) -> None:
+    """samples/: the final policy in seat 0 against heuristic bots, as `play --log` files and their
+    HTML replay pages (python -m corruption_envs.play --replay samples/game-<seed>.jsonl)."""
+    import corruption_envs
+    from corruption_envs.bots import make_agent
+    from corruption_envs.recording import save_samples
+
+    n = config["eval"]["num_players"]
+    env = corruption_envs.env(config["game"], **config["env"], num_players=n, record_events=True)
+    seed = config["run"]["seed"]
+    specs = [str(out / "policy.npz")] + ["heuristic"] * (n - 1)
+    agents = [make_agent(spec, env, seed=seed + p) for p, spec in enumerate(specs)]
+    seats = ["policy.npz"] + specs[1:]
+    save_samples(env, agents, [seed * 1000 + k for k in range(SAMPLE_GAMES)], out / "samples",
+                 config["game"], seats)
 
 
 def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> None:

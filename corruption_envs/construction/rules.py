@@ -11,6 +11,7 @@ from .cards import cut_and_paste, discard, draw
 from .codec import DECODE
 from .hidden import resample_hidden
 from .observer import build_layout, observe
+from .picture import draw_table
 from .render import render
 from .state import CARDS, MAYOR, OVER, PAY, PLACE, VOTE, State
 from .tables import (
@@ -550,3 +551,6 @@ class ConstructionRules(Rules):
 
     def render(self, s: State, player: int | None = None) -> str:
         return render(self, s, player)
+
+    def picture(self, s: State, player: int | None = None) -> np.ndarray:
+        return draw_table(self, s, player)

@@ -16,6 +16,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .errors import GameOverError, IllegalActionError, NotResetError
+from .picture import require_pillow
 from .rewards import ranks, terminal_rewards
 from .rules import GameState, Rules
 
@@ -24,7 +25,7 @@ class GameEnv(AECEnv):
     """PettingZoo AEC env over a `Rules` class; subclasses set `rules_class` (see `make_env_class`)."""
 
     rules_class: type[Rules]
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False}
 
     def __init__(self, render_mode: str | None = None, **config: Any) -> None:
         super().__init__()
@@ -33,6 +34,8 @@ class GameEnv(AECEnv):
                 f"render_mode={render_mode!r} is not supported; use one of "
                 f"{[None, *self.metadata['render_modes']]}"
             )
+        if render_mode == "rgb_array":
+            require_pillow()  # fail now, naming the extra to install, rather than at the first render()
         self.render_mode = render_mode
         self.rules = self.rules_class(self.rules_class.make_config(**config))
         self.config = self.rules.config
@@ -225,10 +228,13 @@ class GameEnv(AECEnv):
         """A readable name of `action`, filled in from the current state."""
         return self.rules.action_name(int(action), self._game)
 
-    def render(self) -> str | None:
-        """The whole table (every card shown); `render_for(agent)` shows one seat's view."""
+    def render(self) -> str | np.ndarray | None:
+        """The whole table (every card shown), as text or (rgb_array) an HxWx3 uint8 picture;
+        `render_for(agent)` and `picture_for(agent)` show one seat's view."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self.rules.picture(self._running(), None)
         text = self.rules.render(self._running(), None)
         if self.render_mode == "human":
             print(text)
@@ -238,6 +244,11 @@ class GameEnv(AECEnv):
     def render_for(self, agent: str) -> str:
         """The table as `agent` sees it."""
         return self.rules.render(self._running(), self._seat(agent))
+
+    def picture_for(self, agent: str | None) -> np.ndarray:
+        """HxWx3 uint8 picture of the table as `agent` sees it (None: everything); needs Pillow."""
+        require_pillow()
+        return self.rules.picture(self._running(), None if agent is None else self._seat(agent))
 
     @property
     def game_state(self) -> GameState:

@@ -112,6 +112,12 @@ class Rules(ABC):
     def render(self, state: GameState, player: int | None = None) -> str:
         """Readable text of the table, as `player` sees it (everything when None)."""
 
+    def picture(self, state: GameState, player: int | None = None) -> np.ndarray:
+        """HxWx3 uint8 picture of the table as `player` sees it (everything when None); needs Pillow.
+
+        A game draws one by overriding this (its `picture.py`); the default says it has none."""
+        raise NotImplementedError(f"{self.name} has no picture; render_mode='ansi' gives its text")
+
     # --- derived ----------------------------------------------------------------------------------
     def is_over(self, state: GameState) -> bool:
         return self.current_player(state) < 0

@@ -16,6 +16,7 @@ from ..core import Option, Rules
 from .codec import CRONY_WORKER, Codec
 from .geometry import grid_for
 from .observer import MAX_SLOTS, SLOT_FEATURES, Observer
+from .picture import draw_table
 from .render import render_state
 from .scoring import department_values, player_score
 from .state import (
@@ -584,3 +585,6 @@ class CorruptiaRules(Rules):
 
     def render(self, s: CorruptiaState, player: int | None = None) -> str:
         return render_state(self, s, player)
+
+    def picture(self, s: CorruptiaState, player: int | None = None) -> np.ndarray:
+        return draw_table(self, s, player)

@@ -15,6 +15,7 @@ from ..core import Option, Rules
 from . import codec
 from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, NUM_ACTIONS, PLAY, REMOVE, SWISS
 from .observer import Observer
+from .picture import draw_table
 from .render import render_state
 from .state import (
     ASSIGNED,
@@ -564,3 +565,6 @@ class CorruptionRules(Rules):
 
     def render(self, s: CorruptionState, player: int | None = None) -> str:
         return render_state(self, s, player)
+
+    def picture(self, s: CorruptionState, player: int | None = None) -> np.ndarray:
+        return draw_table(self, s, player)

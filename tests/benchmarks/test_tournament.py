@@ -152,3 +152,33 @@ def test_players_all_means_the_games_whole_range():
     assert player_counts(TOY, ["all"]) == [2, 3, 4]
     assert player_counts(TOY, None) == [3]
     assert player_counts(TOY, ["4", "2"]) == [4, 2]
+
+
+def test_save_games_writes_the_tournaments_own_first_games_with_their_pages(tmp_path, capsys):
+    from benchmarks.tournament import main
+    from corruption_envs import play
+
+    saved = tmp_path / "games"
+    assert main(["--game", "corruption", "--players", "3", "--agents", "random", "heuristic",
+                 "--games", "3", "--out", str(tmp_path / "out"), "--no-progress",
+                 "--save-games", str(saved), "--save-count", "2"]) == 0
+    assert "saved 2 games" in capsys.readouterr().out
+    assert sorted(p.name for p in saved.iterdir()) == [
+        "3p-deal0-table0.html", "3p-deal0-table0.jsonl", "3p-deal0-table1.html", "3p-deal0-table1.jsonl"]
+    records = json.loads((tmp_path / "out" / "summary.json").read_text())["records"]
+    for table in (0, 1):
+        header, _, end = play.read_log(str(saved / f"3p-deal0-table{table}.jsonl"))
+        rec = records[table]
+        # the saved game is the one the tournament played: same seating and the same result
+        labels = ["random", "heuristic"]
+        assert list(header["seats"].values()) == [labels[i] for i in rec["lineup"]]
+        assert [end["ranks"][f"player_{p}"] for p in range(3)] == rec["ranks"]
+        assert [end["scores"][f"player_{p}"] for p in range(3)] == rec["scores"]
+
+
+def test_save_count_below_one_is_refused(tmp_path, capsys):
+    from benchmarks.tournament import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--game", TOY, "--agents", "random", "--save-games", str(tmp_path), "--save-count", "0"])
+    assert stop.value.code == 2 and "--save-count 0" in capsys.readouterr().err

@@ -1,5 +1,6 @@
 """A tiny full run of `python -m training.selfplay` on the toy game: run folder, determinism, resume."""
 import csv
+import io
 import json
 
 import numpy as np
@@ -42,6 +43,19 @@ def test_run_folder_holds_everything_the_brief_lists(run):
     config = yaml.safe_load((run / "config.yaml").read_text())
     assert config["game"] == "toy" and config["ppo"]["net_arch"] == [16, 16]  # resolved, defaults filled
     assert len((run / "commit.txt").read_text().strip()) >= 7
+
+
+def test_the_run_writes_sample_games_of_its_final_policy_that_replay(run):
+    from corruption_envs import play
+
+    names = sorted(p.name for p in (run / "samples").iterdir())
+    assert names == ["game-0.html", "game-0.jsonl", "game-1.html", "game-1.jsonl"]
+    header, actions, end = play.read_log(str(run / "samples" / "game-0.jsonl"))
+    assert header["seats"]["player_0"] == "policy.npz" and actions and end is not None
+    out = io.StringIO()
+    assert play.main(["--replay", str(run / "samples" / "game-0.jsonl")], play.Console(io.StringIO(), out)) == 0
+    assert "differs" not in out.getvalue()
+    assert "player_0: " in (run / "samples" / "game-0.html").read_text()
 
 
 def test_metrics_log_each_baseline_with_its_interval(run):
