@@ -262,6 +262,11 @@ def bot_option(config: dict[str, Any], key: str) -> str | None:
     return None if config["ppo"][key] == "none" else config["ppo"][key]
 
 
+def default_config_path(game: str) -> Path:
+    """configs/<game>.yaml, the game's committed training config."""
+    return Path(__file__).resolve().parent.parent / "configs" / f"{game}.yaml"
+
+
 def load(
     game: str | None = None, path: str | Path | None = None, sets: list[str] = (), **overrides: Any
 ) -> dict[str, Any]:
@@ -269,7 +274,7 @@ def load(
     if path is None:
         if game is None:
             raise ConfigError("give --game or --config")
-        path = Path(__file__).resolve().parent.parent / "configs" / f"{game}.yaml"
+        path = default_config_path(game)
     path = Path(path)
     if not path.exists():
         raise ConfigError(f"config file {str(path)!r} does not exist")
