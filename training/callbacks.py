@@ -114,10 +114,9 @@ class SelfPlayCallback(BaseCallback):
         if self.replicated:
             self.training_env.env_method("sync_pool_scores", self.pool.scores())
 
-    def run_evaluation(self, games: int | None = None, policy: Any = None) -> list[Result]:
-        """Evaluate `policy` (default: the learner now) against each baseline and log it."""
-        policy = self.export() if policy is None else policy
-        results = against_baselines(policy, self.config, games or self.config["eval"]["games"])
+    def run_evaluation(self) -> list[Result]:
+        """Evaluate the learner now against each baseline and log it."""
+        results = against_baselines(self.export(), self.config, self.config["eval"]["games"])
         self.log_results(results)
         return results
 

@@ -128,6 +128,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "every": _with(_int(1), 50_000),
         "games": _with(_int(1), 200),
         "final_games": _with(_int(1), 1000),
+        "count_games": _with(_int(1), 200),  # final evaluation at each other trained player count
+        # how the exported policy plays (meta.play): its argmax, or a draw from its softmax
+        "play": _choice("greedy", "greedy", "sample"),
         "select_from": _with(_int(0), 0),  # also score the last N snapshots and keep the best (0 = final policy)
         "select_games": _with(_int(1), 200),
         "num_players": _with(_int(1), 4),
