@@ -112,6 +112,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "snapshot_every": _with(_int(1), 50_000),
         "max_snapshots": _with(_int(1), 20),
         "pfsp_power": _with(_float(0, 10), 2.0),
+        # PSRO in small: every `exploiter_every` steps a fresh learner trains `exploiter_steps` against
+        # copies of the learner of that moment and joins the pool (training/exploiter.py); 0 = never
+        "exploiter_every": _with(_int(0), 0),
+        "exploiter_steps": _with(_int(1), 50_000),
         "mix": Key(
             {"self": 0.6, "heuristic": 0.3, "random": 0.1}, _mix,
             "a map from {self, heuristic, random} to non-negative weights, not all zero",

@@ -202,7 +202,7 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
         "learner_steps_per_s": round(steps_per_s, 1), "learner_steps_per_cpu_s": round(steps_per_cpu_s, 1),
         "load_average": list(os.getloadavg()), "vec_env": run["vec_env"], "players": run["players"],
         "stopped": callback.stop_reason or "timesteps reached", "pool_mix": pool_cfg["mix"],
-        "selection": selection, "policy_timesteps": final.meta["timesteps"],
+        "selection": selection, "exploiters": callback.exploiters, "policy_timesteps": final.meta["timesteps"],
         "final_eval": [r.as_dict() for r in results],
     }
     (out / "results.json").write_text(json.dumps(summary, indent=1))

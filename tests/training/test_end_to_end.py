@@ -148,3 +148,14 @@ def test_a_run_with_a_prior_exports_it_and_resumes(toy_yaml_path, tmp_path):
     resumed = load_policy(out / "policy.npz", raw_env(num_players=3))
     assert json.loads((out / "results.json").read_text())["timesteps"] >= 1024
     assert resumed.prior_weight != 1.5  # trained on, from the checkpoint's weight
+
+
+def test_exploiters_train_against_the_learner_and_join_the_pool(toy_yaml_path, tmp_path):
+    out = tmp_path / "psro"
+    assert main(["--config", str(toy_yaml_path), "--out", str(out), "--no-progress",
+                 "--set", "pool.exploiter_every=512", "--set", "pool.exploiter_steps=128"]) == 0
+    exploiters = json.loads((out / "results.json").read_text())["exploiters"]
+    assert [e["at_step"] for e in exploiters] == [512, 1024]
+    assert all(e["learner_steps"] >= 128 for e in exploiters)
+    # the initial snapshot, one every 256 steps up to 1024, and the two exploiters
+    assert json.loads((out / "pool" / "pool.json").read_text())["next_id"] == 1 + 4 + 2
