@@ -65,6 +65,8 @@ class NumpyPolicy:
         self.rng = np.random.default_rng(seed)
         self.prior, self.prior_weight = prior, float(prior_weight)
         self.prior_bot: Agent | None = None  # built for one env by bind()
+        # sampling draws from softmax(logits / temperature): > 1 spreads the moves of a peaked policy
+        self.temperature = float(self.meta.get("temperature", 1.0))
 
     def bind(self, env: GameEnv, seed: int | None = None) -> NumpyPolicy:
         """Ready this policy for `env`: a policy with a prior builds its bot there (seeded by `seed`)."""
@@ -129,6 +131,7 @@ class NumpyPolicy:
         z = self.scores(observation, action_mask)
         if not self.sample:
             return int(np.argmax(z))
+        z = z / self.temperature
         p = np.exp(z - z.max())
         p /= p.sum()
         return int(self.rng.choice(p.size, p=p))
@@ -158,7 +161,8 @@ class NumpyPolicy:
 
 
 def plays_sampling(meta: dict[str, Any]) -> bool:
-    """A policy file's play mode: `meta.play` is "sample" or "greedy" (absent: greedy)."""
+    """A policy file's play mode: `meta.play` is "sample" or "greedy" (absent: greedy); a sampling
+    policy draws at `meta.temperature` (absent: 1)."""
     return meta.get("play", "greedy") == "sample"
 
 
@@ -193,6 +197,11 @@ def read_policy_file(path: str | Path) -> NumpyPolicy:
         raise PolicyFileError(
             f"policy file {str(path)!r} names prior {prior!r} with weight {weight!r}; a prior must be one "
             f"of {PRIORS} with a finite weight; {fix}"
+        )
+    temperature = meta.get("temperature", 1.0)
+    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0 < temperature < 1e3:
+        raise PolicyFileError(
+            f"policy file {str(path)!r} has play temperature {temperature!r}; it must be a number in (0, 1000); {fix}"
         )
     try:
         n = int(meta["num_layers"])
