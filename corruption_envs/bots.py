@@ -8,8 +8,9 @@ from .core import Agent, GameEnv, RandomAgent
 SPECS = "'random', 'heuristic' or the path of an exported policy file (.npz)"
 
 
-def make_agent(spec: str, env: GameEnv, seed: int | None = None) -> Agent:
-    """A bot for `env`'s game: 'random', 'heuristic', or a policy file exported by training.
+def make_agent(spec: str, env: GameEnv, seed: int | None = None, sample: bool | None = None) -> Agent:
+    """A bot for `env`'s game: 'random', 'heuristic', or a policy file exported by training (playing
+    as its file says unless `sample` picks greedy (False) or sampling (True)).
 
     Raises ValueError naming the allowed specs for anything else (PolicyFileError for a bad file)."""
     env = env.unwrapped
@@ -27,7 +28,7 @@ def make_agent(spec: str, env: GameEnv, seed: int | None = None) -> Agent:
     if Path(spec).is_file():
         from .policy import load_policy
 
-        return load_policy(spec, env, seed=seed)
+        return load_policy(spec, env, sample=sample, seed=seed)
     if Path(spec).exists():
         raise ValueError(f"agent spec {str(spec)!r} is a folder, not a policy file; use {SPECS}")
     raise ValueError(f"unknown agent {str(spec)!r}: use {SPECS}")

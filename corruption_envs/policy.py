@@ -68,6 +68,8 @@ class NumpyPolicy:
         self.rng = np.random.default_rng(seed)
         self.prior, self.prior_weight = prior, float(prior_weight)
         self.prior_bot: Agent | None = None  # built for one env by bind()
+        # sampling draws from softmax(logits / temperature): > 1 spreads the moves of a peaked policy
+        self.temperature = float(self.meta.get("temperature", 1.0))
 
     def bind(self, env: GameEnv, seed: int | None = None) -> NumpyPolicy:
         """Ready this policy for `env`: a policy with a prior builds its bot there (seeded by `seed`)."""
@@ -132,6 +134,7 @@ class NumpyPolicy:
         z = self.scores(observation, action_mask)
         if not self.sample:
             return int(np.argmax(z))
+        z = z / self.temperature
         p = np.exp(z - z.max())
         p /= p.sum()
         return int(self.rng.choice(p.size, p=p))
@@ -160,13 +163,21 @@ class NumpyPolicy:
         return path
 
 
+def plays_sampling(meta: dict[str, Any]) -> bool:
+    """A policy file's play mode: `meta.play` is "sample" or "greedy" (absent: greedy); a sampling
+    policy draws at `meta.temperature` (absent: 1)."""
+    return meta.get("play", "greedy") == "sample"
+
+
 # meta key -> the kind of JSON value it holds; the first five are required, the rest have defaults
 META_FIELDS: dict[str, str] = {
     "format": "text", "format_version": "a whole number", "num_layers": "a whole number",
     "obs_size": "a whole number", "num_actions": "a whole number", "game": "text",
     "game_version": "a whole number", "min_players": "a whole number", "max_players": "a whole number",
-    "activation": "text", "prior": "text or null", "prior_weight": "a number",
+    "activation": "text", "prior": "text or null", "prior_weight": "a number", "play": "text",
+    "temperature": "a number",
 }
+PLAY_MODES = ("greedy", "sample")
 REQUIRED_META = ("format", "format_version", "num_layers", "obs_size", "num_actions")
 MAX_LAYERS = 64
 MAX_FILE_ARRAY_BYTES = 1 << 28  # 256 MiB of arrays: far above any policy, far below a forged header's ask
@@ -225,6 +236,13 @@ def _read_meta(where: str, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
         raise PolicyFileError(
             f"{where} names prior {prior!r} with weight {weight!r}; a prior must be one "
             f"of {PRIORS} with a finite weight; {FIX}"
+        )
+    if meta.get("play", "greedy") not in PLAY_MODES:
+        raise PolicyFileError(f"{where}: metadata play is {meta['play']!r:.40}, not one of {PLAY_MODES}; {FIX}")
+    temperature = meta.get("temperature", 1.0)
+    if not 0 < temperature < 1e3:
+        raise PolicyFileError(
+            f"{where} has play temperature {temperature!r}; it must be a number in (0, 1000); {FIX}"
         )
     return meta
 
@@ -303,11 +321,12 @@ def check_compatible(policy: NumpyPolicy, env: GameEnv, source: str = "the polic
 
 
 def load_policy(
-    path: str | Path, env: GameEnv, sample: bool = False, seed: int | None = None
+    path: str | Path, env: GameEnv, sample: bool | None = None, seed: int | None = None
 ) -> NumpyPolicy:
-    """A bot for `env` from an exported policy file: greedy, or sampling from its own seeded RNG."""
+    """A bot for `env` from an exported policy file: greedy, or sampling from its own seeded RNG;
+    by default as the file's `meta.play` says (greedy when absent)."""
     policy = read_policy_file(path)
     check_compatible(policy, env, f"policy file {str(path)!r}")
-    policy.sample = sample
+    policy.sample = plays_sampling(policy.meta) if sample is None else sample
     policy.rng = np.random.default_rng(seed)
     return policy.bind(env, seed)

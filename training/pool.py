@@ -44,7 +44,7 @@ class SampledPolicy:
         self.policy, self.rng, self.prior_bot = policy, rng, prior_bot
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        z = self.policy.scores(observation, action_mask, self.prior_bot)
+        z = self.policy.scores(observation, action_mask, self.prior_bot) / self.policy.temperature
         p = np.exp(z - z.max())
         c = np.cumsum(p)
         return int(np.searchsorted(c, self.rng.random() * c[-1], side="right"))

@@ -141,6 +141,8 @@ def test_observation_size_mismatch_fails_naming_both_sizes(good_file, tmp_path):
     (lambda a, m: a.update(b0=np.zeros(3, np.float32)), "layer 0 has weights .* do not chain"),
     (lambda a, m: a.update(w1=np.full_like(a["w1"], np.nan)), "non-finite weights"),
     (lambda a, m: m.update(format_version=99), "version 99; this corruption_envs reads"),
+    (lambda a, m: m.update(temperature=0), "play temperature 0; it must be a number in"),
+    (lambda a, m: m.update(temperature="hot"), "metadata temperature is 'hot', not a number"),
 ])
 def test_damaged_contents_fail_naming_the_problem(good_file, tmp_path, change, message):
     with pytest.raises(PolicyFileError, match=message):
@@ -168,3 +170,21 @@ def test_sparse_observation_shortcut_gives_the_dense_logits():
         dense = np.tanh(x @ w0 + b0) @ head[0]
         assert np.allclose(policy.logits(x), dense, atol=1e-5)
         assert np.allclose(policy.logits(x[None])[0], dense, atol=1e-5)
+
+
+def test_a_sampling_temperature_spreads_the_moves_and_greedy_play_ignores_it():
+    """Two actions with logits 0 and 2: at temperature 1 the second is drawn e^2/(1+e^2) = 0.88 of the
+    time, at temperature 4 e^0.5/(1+e^0.5) = 0.62; the greedy choice stays the second."""
+    from corruption_envs.policy import NumpyPolicy
+    from training.pool import SampledPolicy
+
+    head = (np.zeros((3, 2), np.float32), np.array([0.0, 2.0], np.float32))
+    obs, mask = np.ones(3, np.float32), np.ones(2, np.int8)
+    for temperature, expected in ((1.0, 0.881), (4.0, 0.622)):
+        policy = NumpyPolicy([], head, meta={"temperature": temperature}, sample=True, seed=0)
+        pooled = SampledPolicy(policy, np.random.default_rng(1))
+        for agent in (policy, pooled):
+            share = np.mean([agent.act(obs, mask) for _ in range(4000)])
+            assert abs(share - expected) < 0.03
+        policy.sample = False
+        assert policy.act(obs, mask) == 1
