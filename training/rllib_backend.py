@@ -101,6 +101,8 @@ class BotModule(RLModule):
     def _bot(self, n: int) -> Any:
         if n not in self._bots:
             if self.model_config["bot"] == "snapshot":
+                if self._policy is None:
+                    raise RuntimeError("a snapshot module acted before share_snapshot() gave it a policy")
                 self._bots[n] = SampledPolicy(self._policy, self._rng)
             else:
                 env = corruption_envs.env(self.model_config["game"], num_players=n, **self.model_config["env"])
@@ -178,6 +180,12 @@ def export_module(module: Any, activation: str, meta: dict[str, Any]) -> NumpyPo
     return NumpyPolicy([pair(m) for m in hidden], pair(head[0]), activation, meta)
 
 
+def share_snapshot(algo: Any, slots: Any, policy: NumpyPolicy) -> None:
+    """Put `policy` into the snapshot modules `slots` of every env runner (the local one included)."""
+    names = [f"snapshot_{i}" for i in slots]
+    algo.env_runner_group.foreach_env_runner(lambda runner: [runner.module[m].use_policy(policy) for m in names])
+
+
 def connect(address: str | None) -> None:
     """Join the cluster at `address`, or start a local Ray listening on 127.0.0.1 only."""
     os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
@@ -234,13 +242,7 @@ def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str,
     export = lambda steps: export_module(algo.get_module(LEARNER), config["ppo"]["activation"],  # noqa: E731
                                          policy_meta(config, steps, commit))
 
-    def snapshot(slots: list[int], steps: int) -> None:
-        policy = export(steps)
-        names = [f"snapshot_{i}" for i in slots]
-        algo.env_runner_group.foreach_env_runner(
-            lambda runner: [runner.module[m].use_policy(policy) for m in names])
-
-    snapshot(list(range(pool["max_snapshots"])), 0)
+    share_snapshot(algo, range(pool["max_snapshots"]), export(0))
     t0, steps, slot, result = time.monotonic(), 0, 0, {}
     next_snap, next_eval, next_ckpt = pool["snapshot_every"], ev["every"], run["checkpoint_every"]
     stop = "timesteps reached"
@@ -255,7 +257,7 @@ def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str,
             print(f"{steps} learner steps, return {returns.get(LEARNER, float('nan')):+.3f}", flush=True)
         if steps >= next_snap:
             next_snap += pool["snapshot_every"]
-            snapshot([slot], steps)
+            share_snapshot(algo, [slot], export(steps))
             slot = (slot + 1) % pool["max_snapshots"]
         if steps >= next_eval:
             next_eval += ev["every"]

@@ -13,9 +13,9 @@ rllib: {train_batch_size: 400}
 """
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def local_ray():
-    """One local Ray (127.0.0.1, no dashboard) for the whole session."""
+    """A local Ray (127.0.0.1, no dashboard) for one test module."""
     ray = pytest.importorskip("ray")
     os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     if not ray.is_initialized():
