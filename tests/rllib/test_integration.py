@@ -84,3 +84,16 @@ def test_the_module_spec_masks_illegal_actions(local_ray):
     logits = module.forward_exploration(batch)[Columns.ACTION_DIST_INPUTS][0].detach().numpy()
     legal = seen["action_mask"] > 0
     assert logits[~legal].max() < -1e30 < logits[legal].min()
+
+
+def test_the_envs_import_neither_ray_nor_torch():
+    import subprocess
+    import sys
+
+    code = ("import sys, corruption_envs, corruption_envs.integrations; corruption_envs.env('corruption'); "
+            "print(sorted(m for m in ('ray', 'torch') if m in sys.modules))")
+    from pathlib import Path
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2]).stdout
+    assert out.strip() == "[]"
