@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 import ray
 import torch
@@ -61,9 +62,8 @@ class SelfPlayTurnBasedEnv(TurnBasedEnv):
 
     def __init__(self, game: str, **config: Any) -> None:
         super().__init__(game, **config)
-        space = self.observation_spaces["player_0"]
-        space = type(space)({**space.spaces, "num_players": type(space["observations"])(
-            0.0, float(self.players[1]), (1,), np.float32)})
+        count = gym.spaces.Box(0.0, float(self.players[1]), (1,), np.float32)
+        space = gym.spaces.Dict({**self.observation_spaces["player_0"].spaces, "num_players": count})
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self._shift = 0
 
