@@ -10,7 +10,17 @@ import importlib.util
 from types import ModuleType
 from typing import Any
 
-from .core import GameEnv, GameOverError, IllegalActionError, NotResetError, PolicyFileError, RandomAgent
+from pettingzoo import ParallelEnv
+
+from .core import (
+    GameEnv,
+    GameOverError,
+    IllegalActionError,
+    IllegalActionWarning,
+    NotResetError,
+    PolicyFileError,
+    RandomAgent,
+)
 
 __version__ = "0.1.0"
 
@@ -53,17 +63,27 @@ def raw_env(game: str, **config: Any) -> GameEnv:
     return game_module(game).raw_env(**config)
 
 
+def parallel_env(game: str, **config: Any) -> ParallelEnv:
+    """`game` as a PettingZoo ParallelEnv, for clients that take only those: each step() takes the action
+    of the one agent on turn (the others' are ignored), by PettingZoo's turn_based_aec_to_parallel."""
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    return turn_based_aec_to_parallel(env(game, **config))
+
+
 __all__ = [
     "GAMES",
     "GameEnv",
     "GameOverError",
     "IllegalActionError",
+    "IllegalActionWarning",
     "NotResetError",
     "PolicyFileError",
     "RandomAgent",
     "env",
     "game_module",
     "list_games",
+    "parallel_env",
     "raw_env",
     "register",
 ]

@@ -213,7 +213,7 @@ def test_observation_layout_names_every_feature_once(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_illegal_or_out_of_range_actions_raise_and_change_nothing(game):
-    env = corruption_envs.env(game)
+    env = corruption_envs.env(game, illegal_action="raise")
     env.reset(seed=1)
     mask = env.action_mask()
     illegal = np.flatnonzero(mask == 0)

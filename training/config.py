@@ -146,6 +146,16 @@ SCHEMA: dict[str, dict[str, Key]] = {
             "a non-empty list drawn from ['random', 'heuristic']",
         ),
     },
+    "rllib": {  # --backend rllib (training/rllib_backend.py); ppo, pool, run and eval keys apply as well
+        "num_env_runners": _with(_int(0, 1024), 0),  # 0 = sample in the driver process
+        "num_envs_per_env_runner": _with(_int(1, 256), 1),
+        "num_learners": _with(_int(0, 64), 0),  # 0 = learn in the driver process
+        "train_batch_size": _with(_int(64), 4000),  # env steps (every seat's) per training iteration
+        "address": Key(
+            None, lambda v: v is None or (isinstance(v, str) and v.strip() != ""),
+            "null (a local Ray on 127.0.0.1) or a cluster address such as 'auto' or '10.0.0.1:6379'",
+        ),
+    },
 }
 TOP_LEVEL = ("game", "env", *SCHEMA)
 

@@ -46,6 +46,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--out", help="run folder (default runs/<game>-<timestamp>)")
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its last checkpoint")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
+    p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                   help="sb3: MaskablePPO in one process; rllib: Ray RLlib PPO, local or on a cluster "
+                        "(the config's rllib: section)")
     return p.parse_args(argv)
 
 
@@ -285,12 +288,22 @@ def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
+        if args.backend == "rllib" and args.resume:
+            raise cfg.ConfigError("--resume is not supported with --backend rllib; start a new run")
         config, out, checkpoint = resolve(args)
-        model, venv, pool = start(config, out, checkpoint)
+        if args.backend == "rllib":
+            from . import rllib_backend
+
+            rllib_backend.check(config)
+        else:
+            model, venv, pool = start(config, out, checkpoint)
     except ValueError as e:  # the config's, the checkpoint's or a game's own error, each naming the fix
         print(f"error: {e}", file=sys.stderr)
         return 2
-    train(config, out, model, venv, pool, resume=checkpoint is not None, progress=not args.no_progress)
+    if args.backend == "rllib":
+        rllib_backend.train(config, out, progress=not args.no_progress)
+    else:
+        train(config, out, model, venv, pool, resume=checkpoint is not None, progress=not args.no_progress)
     return 0
 
 

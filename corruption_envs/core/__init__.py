@@ -2,7 +2,7 @@
 from .aec import GameEnv, make_env_class
 from .agents import Agent, RandomAgent
 from .config import Option, int_range
-from .errors import GameOverError, IllegalActionError, NotResetError, PolicyFileError
+from .errors import GameOverError, IllegalActionError, IllegalActionWarning, NotResetError, PolicyFileError
 from .layout import Layout
 from .rules import GameState, Rules
 
@@ -12,6 +12,7 @@ __all__ = [
     "GameOverError",
     "GameState",
     "IllegalActionError",
+    "IllegalActionWarning",
     "Layout",
     "NotResetError",
     "Option",

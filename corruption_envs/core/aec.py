@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import operator
 import sys
+import warnings
 from typing import Any, Iterable
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .errors import GameOverError, IllegalActionError, NotResetError
+from .errors import GameOverError, IllegalActionError, IllegalActionWarning, NotResetError
 from .picture import require_pillow
 from .rewards import ranks, terminal_rewards
 from .rules import GameState, Rules
@@ -119,7 +120,7 @@ class GameEnv(AECEnv):
             self._was_dead_step(action)
             return
         player = self.agent_name_mapping[agent]
-        mask = self.action_mask()
+        mask = self._legal_mask()
         problem = self._check_action(action, mask)
         if problem is not None:
             if self.config["illegal_action"] == "raise":
@@ -127,6 +128,12 @@ class GameEnv(AECEnv):
                     f"{agent} cannot play {action!r}: {problem}. Legal actions now: "
                     f"{np.flatnonzero(mask).tolist()} (see env.unwrapped.action_name(i))"
                 )
+            shown = int(action) if isinstance(action, (int, np.integer)) else repr(action)
+            warnings.warn(
+                f"{agent} played {shown}: {problem}; the game ends with -1 for {agent} "
+                "(illegal_action='penalize'; pass illegal_action='raise' to get an error instead)",
+                IllegalActionWarning, stacklevel=2,
+            )
             self._end_game([-1.0 if p == player else 0.0 for p in range(self.rules.num_players)])
             self.infos[agent]["illegal_action"] = action
             return
@@ -164,7 +171,11 @@ class GameEnv(AECEnv):
 
     # --- what agents see ----------------------------------------------------------------------------
     def action_mask(self) -> np.ndarray:
-        """The acting player's mask (read-only, cached until the next step)."""
+        """The acting player's mask: a fresh writable copy, so a client's write cannot reach the env."""
+        return self._legal_mask().copy()
+
+    def _legal_mask(self) -> np.ndarray:
+        """The acting player's mask, read-only and cached until the next step."""
         if self._mask is None:
             if self.rules.is_over(self._running()):
                 self._mask = self._no_moves
@@ -180,7 +191,7 @@ class GameEnv(AECEnv):
         acting = self.rules.current_player(game) == player
         return {
             "observation": self.rules.observe(game, player),
-            "action_mask": self.action_mask() if acting else self._no_moves,
+            "action_mask": (self._legal_mask() if acting else self._no_moves).copy(),
         }
 
     def state(self) -> np.ndarray:

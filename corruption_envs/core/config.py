@@ -43,11 +43,14 @@ COMMON_OPTIONS: dict[str, Option] = {
         "'rank' (+1 first .. -1 last, ties averaged) or 'score' (share of the table's total score)",
         choices=("win", "rank", "score"),
     ),
+    # 'penalize' by default, PettingZoo's classic convention: checkers (RLlib's env pre-check, SB3's
+    # check_env, PettingZoo's api/state/seed tests) step unmasked samples and must see a game, not a crash
     "illegal_action": Option(
-        "raise",
-        "'raise' an IllegalActionError and leave the env unchanged, or 'penalize': end the game "
-        "with -1 for the offender and 0 for everyone else",
-        choices=("raise", "penalize"),
+        "penalize",
+        "'penalize': end the game with -1 for the offender and 0 for everyone else, warning with the "
+        "move's name (PettingZoo's classic convention); or 'raise' an IllegalActionError and leave the "
+        "env unchanged (for debugging)",
+        choices=("penalize", "raise"),
     ),
     "record_events": Option(
         False,

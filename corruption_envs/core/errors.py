@@ -8,6 +8,10 @@ class IllegalActionError(ValueError):
     """
 
 
+class IllegalActionWarning(UserWarning):
+    """An illegal action ended the game (illegal_action='penalize', the default)."""
+
+
 class GameOverError(RuntimeError):
     """A live action was passed to a game that has ended (call reset() to start a new one)."""
 

@@ -46,7 +46,7 @@ def test_bad_config_names_the_key_and_what_is_allowed(config, message):
 
 
 def test_illegal_actions_raise_naming_the_action_and_change_nothing():
-    e = env()
+    e = env(illegal_action="raise")
     e.reset(seed=0)
     before = e.state().copy()
     agent = e.agent_selection

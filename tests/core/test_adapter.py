@@ -34,7 +34,7 @@ def test_rewards_arrive_only_at_the_end_and_sum_by_mode():
 
 
 def test_illegal_and_out_of_range_actions_raise_and_leave_the_env_unchanged():
-    env = ToyEnv(num_players=3)
+    env = ToyEnv(num_players=3, illegal_action="raise")
     env.reset(seed=2)
     before = env.state().copy(), env.agent_selection
     for bad in (2, -1, "raise", 1.5, None):
@@ -138,13 +138,16 @@ def test_clone_is_independent_and_resample_keeps_the_observers_view():
     assert changed
 
 
-def test_mask_is_zero_for_agents_not_on_turn_and_read_only():
+def test_mask_is_zero_for_agents_not_on_turn_and_a_copy_the_client_may_write():
     env = ToyEnv(num_players=3)
     env.reset(seed=6)
     assert env.observe("player_1")["action_mask"].sum() == 0
     mask = env.observe("player_0")["action_mask"]
-    with pytest.raises(ValueError):
-        mask[0] = 0
+    legal = mask.copy()
+    mask[:] = 0
+    env.observe("player_1")["action_mask"][:] = 1
+    np.testing.assert_array_equal(env.observe("player_0")["action_mask"], legal)
+    assert env.observe("player_1")["action_mask"].sum() == 0
 
 
 def test_state_is_every_seats_observation():

@@ -42,7 +42,7 @@ def test_bad_config_names_the_key(config, message):
 
 
 def test_illegal_actions_raise_naming_the_action_and_change_nothing():
-    e = corruptia_env()
+    e = corruptia_env(illegal_action="raise")
     e.reset(seed=0)
     before = e.state().copy()
     mask = e.action_mask()

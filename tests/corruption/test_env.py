@@ -49,7 +49,7 @@ def test_bad_config_names_the_key_and_what_is_allowed(config, message):
 
 
 def test_illegal_action_is_refused_with_names_and_leaves_the_env_unchanged():
-    e = env(num_players=3)
+    e = env(num_players=3, illegal_action="raise")
     e.reset(seed=1)
     before = e.state().copy()
     agent = e.agent_selection

@@ -131,7 +131,7 @@ def test_faq_characters_are_not_reusable_in_later_rounds():
 
 
 def test_faq_swiss_bribe_cannot_go_to_another_body():
-    e = env(num_players=3)
+    e = env(num_players=3, illegal_action="raise")
     e.reset(seed=0)
     rules, s = e.rules, e.game_state
     s.leader = s.to_act = 0

@@ -90,7 +90,7 @@ def test_swiss_assignment_mask_is_the_contracts_under_its_body_including_deferre
 
 @pytest.mark.parametrize("n", [3, 6])
 def test_env_refuses_every_illegal_action_and_accepts_every_legal_one(n):
-    e = env(num_players=n)
+    e = env(num_players=n, illegal_action="raise")
     e.reset(seed=n)
     rng = np.random.default_rng(n)
     checked = 0

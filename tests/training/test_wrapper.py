@@ -124,7 +124,8 @@ def test_the_mask_reaches_maskable_ppo_and_it_never_plays_an_illegal_action():
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     pool = bots_only({"random": 1.0, "heuristic": 1.0})
-    venv = DummyVecEnv([lambda i=i: SelfPlayEnv("toy", {}, (2, 4), pool, seed=i) for i in range(2)])
+    venv = DummyVecEnv([lambda i=i: SelfPlayEnv("toy", {"illegal_action": "raise"}, (2, 4), pool, seed=i)
+                          for i in range(2)])
     venv.reset()
     masks = get_action_masks(venv)
     assert np.array_equal(masks, np.stack([e.action_masks() for e in venv.envs]).astype(bool))

@@ -1,0 +1,1 @@
+"""Glue for RL libraries; each submodule imports its library itself (an optional extra), never the envs."""

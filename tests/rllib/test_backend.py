@@ -1,0 +1,118 @@
+"""`python -m training.selfplay --backend rllib`: config, opponent mapping, export, and a smoke run."""
+import json
+
+import numpy as np
+import pytest
+import yaml
+
+pytest.importorskip("ray")
+
+from corruption_envs.policy import read_policy_file  # noqa: E402
+from training import config as cfg  # noqa: E402
+from training import rllib_backend, selfplay  # noqa: E402
+
+
+class Episode:
+    def __init__(self, ident):
+        self.id_ = ident
+
+
+def test_player_0_is_the_learner_and_seats_follow_the_mix_consistently():
+    kinds, weights = ("self", "heuristic", "random"), (0.5, 0.3, 0.2)
+    draws = [rllib_backend.map_agent(f"player_{s}", Episode(f"ep{e}"), kinds, weights, slots=3)
+             for e in range(400) for s in (1, 2)]
+    assert {rllib_backend.map_agent("player_0", Episode(f"ep{e}"), kinds, weights, 3) for e in range(20)} == {"learner"}
+    assert rllib_backend.map_agent("player_2", Episode("x"), kinds, weights, 3) == \
+        rllib_backend.map_agent("player_2", Episode("x"), kinds, weights, 3)
+    share = {k: np.mean([d.startswith(k) for d in draws]) for k in ("snapshot", "heuristic", "random")}
+    assert share["snapshot"] == pytest.approx(0.5, abs=0.06) and share["random"] == pytest.approx(0.2, abs=0.05)
+    assert {d for d in draws if d.startswith("snapshot")} == {"snapshot_0", "snapshot_1", "snapshot_2"}
+
+
+def test_the_self_play_env_seats_player_0_anywhere_and_keeps_ids_consistent():
+    env = rllib_backend.SelfPlayTurnBasedEnv("corruption", players=[3, 5])
+    seats = set()
+    for seed in range(12):
+        obs, _ = env.reset(seed=seed)
+        seats.add(env._shift)
+        rng = np.random.default_rng(seed)
+        while True:
+            (agent, seen), = obs.items()
+            n = len(env.env.possible_agents)
+            assert seen["num_players"][0] == n and int(agent.split("_")[1]) < n
+            # the rotated id sees exactly what its seat sees
+            seat = f"player_{(int(agent.split('_')[1]) + env._shift) % n}"
+            np.testing.assert_array_equal(seen["observations"], env.env.observe(seat)["observation"])
+            obs, rewards, done, _, infos = env.step({agent: int(rng.choice(np.flatnonzero(seen["action_mask"])))})
+            if done["__all__"]:
+                assert "player_0" in rewards and set(obs) == {f"player_{i}" for i in range(n)}
+                break
+    assert len(seats) >= 3
+
+
+@pytest.mark.parametrize("setting, message", [
+    ("ppo.prior=heuristic", "ppo.prior='heuristic' is not supported with --backend rllib"),
+    ("imitation.games=10", "imitation.games=10 is not supported"),
+])
+def test_sb3_only_features_are_refused_with_exit_2(smoke_config, setting, message, capsys, tmp_path):
+    code = selfplay.main(["--config", str(smoke_config), "--backend", "rllib", "--set", setting,
+                          "--out", str(tmp_path / "run")])
+    assert code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("setting, message", [
+    ("rllib.num_env_runners=-1", "rllib.num_env_runners=-1 is not allowed"),
+    ("rllib.address=''", "rllib.address='' is not allowed"),
+    ("rllib.workers=2", "unknown config key 'rllib.workers'"),
+])
+def test_the_rllib_section_is_validated_like_the_others(smoke_config, setting, message):
+    with pytest.raises(cfg.ConfigError, match=message):
+        cfg.load(None, smoke_config, [setting])
+
+
+def test_resume_is_refused_on_rllib_with_exit_2(tmp_path, capsys):
+    assert selfplay.main(["--resume", str(tmp_path), "--backend", "rllib"]) == 2
+    assert "--resume is not supported with --backend rllib" in capsys.readouterr().err
+
+
+def test_a_smoke_run_fills_the_run_folder_and_exports_a_policy_the_tools_take(local_ray, smoke_config, tmp_path):
+    from training.evaluate import main as evaluate_main
+
+    out = tmp_path / "run"
+    assert selfplay.main(["--config", str(smoke_config), "--backend", "rllib", "--out", str(out), "--no-progress"]) == 0
+    for name in ("config.yaml", "commit.txt", "metrics.csv", "learning_curve.png", "results.json", "policy.npz"):
+        assert (out / name).is_file(), name
+    assert any((out / "tensorboard").iterdir()) and any((out / "checkpoints" / "rllib").iterdir())
+    resolved = yaml.safe_load((out / "config.yaml").read_text())
+    assert resolved["rllib"]["num_env_runners"] == 0 and resolved["rllib"]["address"] is None
+    summary = json.loads((out / "results.json").read_text())
+    assert summary["backend"] == "rllib" and summary["timesteps"] >= 600
+    assert {r["baseline"] for r in summary["final_eval"]} == {"random", "heuristic"}
+    policy = read_policy_file(out / "policy.npz")
+    assert policy.meta["game"] == "corruption" and policy.meta["timesteps"] == summary["timesteps"]
+    assert evaluate_main(["--game", "corruption", "--policy", str(out / "policy.npz"), "--games", "4"]) == 0
+
+
+def test_the_exported_policy_computes_the_modules_logits(local_ray):
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    import corruption_envs
+    from corruption_envs.integrations.rllib import env_creator, rl_module_spec
+
+    env = env_creator("corruption", num_players=4)
+    spec = rl_module_spec(hidden=(24, 12), activation="relu")
+    spec.observation_space, spec.action_space = env.observation_spaces["player_0"], env.action_spaces["player_0"]
+    module = spec.build()
+    policy = rllib_backend.export_module(module, "relu", {"game": "corruption"})
+    game = corruption_envs.env("corruption", num_players=4)
+    game.reset(seed=5)
+    for _ in range(5):
+        seen = game.observe(game.agent_selection)
+        batch = {Columns.OBS: {"observations": torch.as_tensor(seen["observation"])[None],
+                               "action_mask": torch.as_tensor(seen["action_mask"], dtype=torch.float32)[None]}}
+        expected = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].detach().numpy()
+        legal = seen["action_mask"] > 0
+        np.testing.assert_allclose(policy.logits(seen["observation"])[legal], expected[legal], rtol=1e-4, atol=1e-5)
+        game.step(policy.act(seen["observation"], seen["action_mask"]))

@@ -1,0 +1,292 @@
+"""Self-play on Ray RLlib: `python -m training.selfplay --game corruption --backend rllib`.
+
+The same config and run folder as the SB3 path. One shared learning module ("learner") plays RLlib agent
+`player_0`, which the env seats at a random place at the table; every other agent is mapped per episode,
+by the config's `pool.mix`, to a frozen snapshot of the learner ("snapshot_k", exported numpy policies
+sampling their masked softmax), the heuristic or the random bot. Snapshot slots start as copies of the
+initial learner and are overwritten round robin every `pool.snapshot_every` learner steps (uniform over
+the slots: RLlib maps agents in the env runners, so the SB3 path's PFSP weights are not used here).
+Env runners sample locally by default, or on a Ray cluster (`rllib.address`).
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import time
+import zlib
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import ray
+import torch
+import yaml
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.columns import Columns
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
+from ray.tune.registry import register_env
+from torch import nn
+
+import corruption_envs
+from corruption_envs.bots import make_agent
+from corruption_envs.integrations.rllib import TurnBasedEnv, rl_module_spec
+from corruption_envs.policy import NumpyPolicy
+
+from . import config as cfg
+from .export import ACTIVATION_MODULES
+from .pool import KINDS, SampledPolicy
+
+ENV_NAME = "corruption_envs_selfplay"
+LEARNER = "learner"
+UNSUPPORTED = {  # SB3-path features the RLlib loop does not have, with the value that turns each off
+    "ppo.prior": "none", "ppo.reward_baseline": "none", "imitation.games": 0,
+}
+
+
+def check(config: dict[str, Any]) -> None:
+    """Refuse config values the RLlib loop would silently ignore."""
+    for dotted, off in UNSUPPORTED.items():
+        section, key = dotted.split(".")
+        if config[section][key] != off:
+            raise cfg.ConfigError(f"config {dotted}={config[section][key]!r} is not supported with "
+                                  f"--backend rllib; set {dotted}={off!r} or use --backend sb3")
+
+
+class SelfPlayTurnBasedEnv(TurnBasedEnv):
+    """TurnBasedEnv whose agent `player_0` sits at a random seat (so the learner can always be it) and
+    whose observations carry the player count (the bots are built per count)."""
+
+    def __init__(self, game: str, **config: Any) -> None:
+        super().__init__(game, **config)
+        count = gym.spaces.Box(0.0, float(self.players[1]), (1,), np.float32)
+        space = gym.spaces.Dict({**self.observation_spaces["player_0"].spaces, "num_players": count})
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self._shift = 0
+
+    def _obs(self, agent: str) -> dict[str, np.ndarray]:
+        return {**super()._obs(agent), "num_players": np.array([len(self.env.possible_agents)], np.float32)}
+
+    def _ids(self, d: dict, to_seat: bool) -> dict:
+        n, k = len(self.env.possible_agents), self._shift if to_seat else -self._shift
+        return {a if a == "__all__" else f"player_{(int(a.split('_')[1]) + k) % n}": v for a, v in d.items()}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        obs, infos = super().reset(seed=seed, options=options)
+        self._shift = int(self.rng.integers(len(self.env.possible_agents)))
+        return self._ids(obs, False), self._ids(infos, False)
+
+    def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        out = super().step(self._ids(action_dict, True))
+        return tuple(self._ids(d, False) for d in out)  # type: ignore[return-value]
+
+
+class BotModule(RLModule):
+    """A module that is not trained: the heuristic or random bot, or a frozen numpy snapshot of the
+    learner (`use_policy`); model_config holds the game, its env config and `bot`."""
+
+    def setup(self) -> None:
+        self._bots: dict[int, Any] = {}
+        self._rng = np.random.default_rng()
+        self._policy: NumpyPolicy | None = None
+
+    def use_policy(self, policy: NumpyPolicy) -> None:
+        self._policy = policy
+        for bot in self._bots.values():
+            bot.policy = policy
+
+    def _bot(self, n: int) -> Any:
+        if n not in self._bots:
+            if self.model_config["bot"] == "snapshot":
+                if self._policy is None:
+                    raise RuntimeError("a snapshot module acted before share_snapshot() gave it a policy")
+                self._bots[n] = SampledPolicy(self._policy, self._rng)
+            else:
+                env = corruption_envs.env(self.model_config["game"], num_players=n, **self.model_config["env"])
+                self._bots[n] = make_agent(self.model_config["bot"], env, seed=int(self._rng.integers(2**31)))
+        return self._bots[n]
+
+    def _forward_inference(self, batch: dict, **kwargs: Any) -> dict:
+        obs = batch[Columns.OBS]
+        seen, masks = np.asarray(obs["observations"]), np.asarray(obs["action_mask"]).astype(np.int8)
+        counts = np.asarray(obs["num_players"]).reshape(-1).astype(int)
+        return {Columns.ACTIONS: np.array([self._bot(int(n)).act(o, m) for o, m, n in zip(seen, masks, counts)])}
+
+    def _forward_exploration(self, batch: dict, **kwargs: Any) -> dict:
+        return self._forward_inference(batch, **kwargs)
+
+    def _forward_train(self, batch: dict, **kwargs: Any) -> dict:
+        raise NotImplementedError("a bot module is not trained; keep it out of policies_to_train")
+
+    def get_state(self, *args: Any, **kwargs: Any) -> dict:
+        return {}
+
+    def set_state(self, state: dict) -> None:
+        pass
+
+
+def map_agent(agent_id: str, episode: Any, kinds: tuple[str, ...], weights: tuple[float, ...],
+              slots: int, **kwargs: Any) -> str:
+    """player_0 is the learner; each other seat draws its opponent by the pool mix, seeded by the
+    episode and seat so that every call for that seat in that episode agrees."""
+    if agent_id == "player_0":
+        return LEARNER
+    rng = np.random.default_rng(zlib.crc32(f"{episode.id_}/{agent_id}".encode()))
+    kind = kinds[int(rng.choice(len(kinds), p=weights))]
+    return f"snapshot_{int(rng.integers(slots))}" if kind == "self" else kind
+
+
+def algo_config(config: dict[str, Any]) -> PPOConfig:
+    run, ppo, pool, rl = config["run"], config["ppo"], config["pool"], config["rllib"]
+    game, env_cfg = config["game"], config["env"]
+    slots = pool["max_snapshots"]
+    mix = {k: float(pool["mix"].get(k, 0.0)) for k in KINDS}
+    total = sum(mix.values())
+    bot = lambda kind: RLModuleSpec(module_class=BotModule,  # noqa: E731
+                                    model_config={"game": game, "env": env_cfg, "bot": kind})
+    modules = {LEARNER: rl_module_spec(ppo["net_arch"], ppo["activation"]),
+               **{k: bot(k) for k in ("heuristic", "random")},
+               **{f"snapshot_{i}": bot("snapshot") for i in range(slots)}}
+    mapping = partial(map_agent, kinds=KINDS, weights=tuple(mix[k] / total for k in KINDS), slots=slots)
+    return (
+        PPOConfig()
+        .environment(ENV_NAME, env_config={"game": game, "players": list(run["players"]), **env_cfg})
+        .env_runners(num_env_runners=rl["num_env_runners"], num_envs_per_env_runner=rl["num_envs_per_env_runner"])
+        .learners(num_learners=rl["num_learners"])
+        .multi_agent(policies=set(modules), policy_mapping_fn=mapping, policies_to_train=[LEARNER])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=modules))
+        .training(lr=ppo["learning_rate"], gamma=ppo["gamma"], lambda_=ppo["gae_lambda"],
+                  clip_param=ppo["clip_range"], entropy_coeff=ppo["ent_coef"], vf_loss_coeff=ppo["vf_coef"],
+                  grad_clip=ppo["max_grad_norm"], train_batch_size_per_learner=rl["train_batch_size"],
+                  minibatch_size=ppo["batch_size"], num_epochs=ppo["n_epochs"])
+        .debugging(seed=run["seed"])
+    )
+
+
+def export_module(module: Any, activation: str, meta: dict[str, Any]) -> NumpyPolicy:
+    """The actor of an action-masking PPO module (separate actor encoder MLP + linear head) as numpy."""
+    act = ACTIVATION_MODULES[activation]
+    hidden = [m for m in module.encoder.actor_encoder.modules() if isinstance(m, nn.Linear)]
+    head = [m for m in module.pi.modules() if isinstance(m, nn.Linear)]
+    odd = [m for m in module.encoder.actor_encoder.modules()
+           if not list(m.children()) and not isinstance(m, (nn.Linear, act))]
+    if len(head) != 1 or odd:
+        raise TypeError(f"only an MLP actor with {activation} layers and a linear head exports to numpy; "
+                        f"found head {head} and layers {odd}")
+    pair = lambda m: (m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())  # noqa: E731
+    return NumpyPolicy([pair(m) for m in hidden], pair(head[0]), activation, meta)
+
+
+def share_snapshot(algo: Any, slots: Any, policy: NumpyPolicy) -> None:
+    """Put `policy` into the snapshot modules `slots` of every env runner (the local one included)."""
+    names = [f"snapshot_{i}" for i in slots]
+    algo.env_runner_group.foreach_env_runner(lambda runner: [runner.module[m].use_policy(policy) for m in names])
+
+
+def connect(address: str | None) -> None:
+    """Join the cluster at `address`, or start a local Ray listening on 127.0.0.1 only."""
+    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    if ray.is_initialized():
+        return
+    if address:
+        ray.init(address=address, log_to_driver=False)
+    else:
+        ray.init(include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
+
+
+def write_metrics(out: Path, writer: Any, steps: int, seconds: float, results: list[Any]) -> None:
+    """Append evaluation rows to metrics.csv (the SB3 path's columns) and TensorBoard."""
+    from .callbacks import METRIC_FIELDS
+
+    path = out / "metrics.csv"
+    new = not path.exists()
+    with open(path, "a", newline="") as f:
+        w = csv.DictWriter(f, METRIC_FIELDS, restval="")
+        if new:
+            w.writeheader()
+        for r in results:
+            w.writerow({"timesteps": steps, "wall_seconds": round(seconds, 1),
+                        "learner_steps_per_s": round(steps / max(seconds, 1e-9), 1),
+                        **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.as_dict().items()}})
+            writer.add_scalar(f"eval/win_rate_vs_{r.baseline}", r.rate, steps)
+            writer.add_scalar(f"eval/ci_low_vs_{r.baseline}", r.interval[0], steps)
+
+
+def learner_steps(result: dict[str, Any]) -> int:
+    return int(result["env_runners"]["num_module_steps_sampled_lifetime"].get(LEARNER, 0))
+
+
+def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str, Any]:
+    """Run self-play on RLlib; returns the final evaluation summary (as the SB3 path's `train`)."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    from .evaluate import against_baselines, final_evaluation, results_rows
+    from .plot import plot_learning_curve
+    from .selfplay import git_commit, policy_meta, print_results, write_samples
+
+    check(config)
+    run, pool, ev = config["run"], config["pool"], config["eval"]
+    torch.set_num_threads(run["torch_threads"])
+    out.mkdir(parents=True, exist_ok=True)
+    commit = git_commit()
+    (out / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    with open(out / "commit.txt", "a") as f:
+        f.write(f"{commit}\n")
+    connect(config["rllib"]["address"])
+    register_env(ENV_NAME, lambda c: SelfPlayTurnBasedEnv(**c))
+    algo = algo_config(config).build_algo()
+    writer = SummaryWriter(str(out / "tensorboard"))
+    export = lambda steps: export_module(algo.get_module(LEARNER), config["ppo"]["activation"],  # noqa: E731
+                                         policy_meta(config, steps, commit))
+
+    share_snapshot(algo, range(pool["max_snapshots"]), export(0))
+    t0, steps, slot, result = time.monotonic(), 0, 0, {}
+    next_snap, next_eval, next_ckpt = pool["snapshot_every"], ev["every"], run["checkpoint_every"]
+    stop = "timesteps reached"
+    while steps < run["timesteps"]:
+        result = algo.train()
+        steps = learner_steps(result)
+        returns = result["env_runners"].get("module_episode_returns_mean", {})
+        writer.add_scalar("train/learner_return_mean", returns.get(LEARNER, float("nan")), steps)
+        writer.add_scalar("train/env_steps_per_s", result["env_runners"].get("num_env_steps_sampled", 0)
+                          / max(result.get("time_this_iter_s", 1e-9), 1e-9), steps)
+        if progress:
+            print(f"{steps} learner steps, return {returns.get(LEARNER, float('nan')):+.3f}", flush=True)
+        if steps >= next_snap:
+            next_snap += pool["snapshot_every"]
+            share_snapshot(algo, [slot], export(steps))
+            slot = (slot + 1) % pool["max_snapshots"]
+        if steps >= next_eval:
+            next_eval += ev["every"]
+            write_metrics(out, writer, steps, time.monotonic() - t0, against_baselines(export(steps), config, ev["games"]))
+        if steps >= next_ckpt:
+            next_ckpt += run["checkpoint_every"]
+            algo.save_to_path(str((out / "checkpoints" / "rllib").resolve()))
+        limit = run["time_limit_minutes"]
+        if limit and time.monotonic() - t0 > 60 * limit:
+            stop = f"time limit of {limit} min reached at {steps} steps"
+            break
+    train_seconds = time.monotonic() - t0
+    algo.save_to_path(str((out / "checkpoints" / "rllib").resolve()))
+    final = export(steps)
+    final.save(out / "policy.npz")
+    results = final_evaluation(final, config)
+    write_metrics(out, writer, steps, train_seconds, results)
+    writer.close()
+    plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config["game"], ev["num_players"])
+    write_samples(config, out)
+    summary = {
+        "game": config["game"], "backend": "rllib", "timesteps": steps, "commit": commit,
+        "train_seconds": round(train_seconds, 1), "learner_steps_per_s": round(steps / train_seconds, 1),
+        "env_steps": int(result["env_runners"]["num_env_steps_sampled_lifetime"]),
+        "load_average": list(os.getloadavg()), "players": run["players"], "stopped": stop,
+        "pool_mix": pool["mix"], "rllib": config["rllib"], "policy_timesteps": steps,
+        "final_eval": [r.as_dict() for r in results],
+    }
+    (out / "results.json").write_text(json.dumps(summary, indent=1))
+    print_results(summary, results_rows(results), out)
+    algo.stop()
+    return summary
