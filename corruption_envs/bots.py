@@ -6,8 +6,9 @@ from pathlib import Path
 from .core import Agent, GameEnv, RandomAgent
 
 
-def make_agent(spec: str, env: GameEnv, seed: int | None = None) -> Agent:
-    """A bot for `env`'s game: 'random', 'heuristic', or a policy file exported by training."""
+def make_agent(spec: str, env: GameEnv, seed: int | None = None, sample: bool | None = None) -> Agent:
+    """A bot for `env`'s game: 'random', 'heuristic', or a policy file exported by training (playing
+    as its file says unless `sample` picks greedy (False) or sampling (True))."""
     env = env.unwrapped
     if spec == "random":
         return RandomAgent(seed)
@@ -18,7 +19,7 @@ def make_agent(spec: str, env: GameEnv, seed: int | None = None) -> Agent:
     if Path(spec).exists():
         from .policy import load_policy
 
-        return load_policy(spec, env, seed=seed)
+        return load_policy(spec, env, sample=sample, seed=seed)
     raise ValueError(
         f"unknown agent {spec!r}: use 'random', 'heuristic' or the path of an exported policy file"
     )

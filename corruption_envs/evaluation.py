@@ -60,15 +60,18 @@ def evaluate(
     num_players: int = 4,
     seed: int = 0,
     env_config: dict[str, Any] | None = None,
+    baseline_sample: bool | None = None,
 ) -> Result:
     """`agent` in a rotating seat (game g: seat g mod n) against n-1 `baseline` bots, games seeded
-    from `seed`, so two agents evaluated with the same seed meet the same deals."""
+    from `seed`, so two agents evaluated with the same seed meet the same deals. A policy-file
+    baseline plays as its file says, or greedy / sampling by `baseline_sample`."""
     import corruption_envs
 
     env = corruption_envs.env(game, num_players=num_players, **(env_config or {}))
     if isinstance(agent, NumpyPolicy):
         agent.bind(env, seed)  # a policy with a prior builds its bot for this env
-    bots = [make_agent(baseline, env, seed=seed * 1000 + s) for s in range(num_players)]
+        agent.seed(seed)  # a sampling policy draws the same moves on the same deals
+    bots = [make_agent(baseline, env, seed=seed * 1000 + s, sample=baseline_sample) for s in range(num_players)]
     wins = 0.0
     for g in range(games):
         me = g % num_players

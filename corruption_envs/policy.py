@@ -157,6 +157,11 @@ class NumpyPolicy:
         return path
 
 
+def plays_sampling(meta: dict[str, Any]) -> bool:
+    """A policy file's play mode: `meta.play` is "sample" or "greedy" (absent: greedy)."""
+    return meta.get("play", "greedy") == "sample"
+
+
 def read_policy_file(path: str | Path) -> NumpyPolicy:
     """Parse a policy file without checking it against any env (raises PolicyFileError)."""
     path = Path(path)
@@ -239,11 +244,12 @@ def check_compatible(policy: NumpyPolicy, env: GameEnv, source: str = "the polic
 
 
 def load_policy(
-    path: str | Path, env: GameEnv, sample: bool = False, seed: int | None = None
+    path: str | Path, env: GameEnv, sample: bool | None = None, seed: int | None = None
 ) -> NumpyPolicy:
-    """A bot for `env` from an exported policy file: greedy, or sampling from its own seeded RNG."""
+    """A bot for `env` from an exported policy file: greedy, or sampling from its own seeded RNG;
+    by default as the file's `meta.play` says (greedy when absent)."""
     policy = read_policy_file(path)
     check_compatible(policy, env, f"policy file {str(path)!r}")
-    policy.sample = sample
+    policy.sample = plays_sampling(policy.meta) if sample is None else sample
     policy.rng = np.random.default_rng(seed)
     return policy.bind(env, seed)

@@ -40,7 +40,8 @@ class SelfPlayCallback(BaseCallback):
         self.start_time = time.monotonic()
         self.start_cpu = time.process_time()  # this process only: load-independent with vec_env dummy
         self.start_steps = 0
-        self.next_snapshot = self.next_eval = self.next_checkpoint = 0
+        self.next_snapshot = self.next_eval = self.next_checkpoint = self.next_exploiter = 0
+        self.exploiters: list[dict[str, Any]] = []
         self.recent_wins: list[float] = []
         self.episodes = 0
         self.latest: dict[str, Result] = {}
@@ -55,6 +56,8 @@ class SelfPlayCallback(BaseCallback):
         self.next_snapshot = (n // pool["snapshot_every"] + 1) * pool["snapshot_every"]
         self.next_eval = (n // ev["every"] + 1) * ev["every"]
         self.next_checkpoint = (n // run["checkpoint_every"] + 1) * run["checkpoint_every"]
+        every = pool["exploiter_every"]
+        self.next_exploiter = (n // every + 1) * every if every else float("inf")
         if self.progress:
             self.bar = tqdm(total=self.total, initial=n, unit="step", dynamic_ncols=True, smoothing=0.05)
 
@@ -72,6 +75,9 @@ class SelfPlayCallback(BaseCallback):
         if n >= self.next_snapshot:
             self.next_snapshot += self.config["pool"]["snapshot_every"]
             self.add_snapshot(n)
+        if n >= self.next_exploiter:
+            self.next_exploiter += self.config["pool"]["exploiter_every"]
+            self.add_exploiter(n)
         if n >= self.next_eval:
             self.next_eval += self.config["eval"]["every"]
             self.run_evaluation()
@@ -103,21 +109,34 @@ class SelfPlayCallback(BaseCallback):
     def train_win_rate(self) -> float:
         return sum(self.recent_wins) / len(self.recent_wins) if self.recent_wins else float("nan")
 
-    def add_snapshot(self, step: int) -> None:
-        """A frozen copy of the learner joins the pool, here and in every env's replica of it."""
-        snap = self.pool.add(self.export(), step)
+    def add_snapshot(self, step: int, policy: Any = None) -> None:
+        """A frozen copy of the learner (or `policy`) joins the pool, here and in every env's replica of it."""
+        snap = self.pool.add(self.export() if policy is None else policy, step)
         if self.replicated:
             self.training_env.env_method("add_snapshot", snap.policy, step, snap.ident)
             self.training_env.env_method("sync_pool_scores", self.pool.scores())
+
+    def add_exploiter(self, step: int) -> None:
+        """Train a best response to the learner now and add it to the pool (its time is logged)."""
+        import copy
+
+        from .exploiter import train_best_response
+
+        config = copy.deepcopy(self.config)
+        config["run"].update(timesteps=self.config["pool"]["exploiter_steps"],
+                             seed=self.config["run"]["seed"] + 1 + len(self.exploiters))
+        target = self.export()
+        exploiter, timing = train_best_response(config, target, target.meta)
+        self.add_snapshot(step, exploiter)
+        self.exploiters.append({"at_step": step, **timing})
 
     def _on_rollout_end(self) -> None:
         if self.replicated:
             self.training_env.env_method("sync_pool_scores", self.pool.scores())
 
-    def run_evaluation(self, games: int | None = None, policy: Any = None) -> list[Result]:
-        """Evaluate `policy` (default: the learner now) against each baseline and log it."""
-        policy = self.export() if policy is None else policy
-        results = against_baselines(policy, self.config, games or self.config["eval"]["games"])
+    def run_evaluation(self) -> list[Result]:
+        """Evaluate the learner now against each baseline and log it."""
+        results = against_baselines(self.export(), self.config, self.config["eval"]["games"])
         self.log_results(results)
         return results
 

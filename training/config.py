@@ -112,6 +112,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "snapshot_every": _with(_int(1), 50_000),
         "max_snapshots": _with(_int(1), 20),
         "pfsp_power": _with(_float(0, 10), 2.0),
+        # PSRO in small: every `exploiter_every` steps a fresh learner trains `exploiter_steps` against
+        # copies of the learner of that moment and joins the pool (training/exploiter.py); 0 = never
+        "exploiter_every": _with(_int(0), 0),
+        "exploiter_steps": _with(_int(1), 50_000),
         "mix": Key(
             {"self": 0.6, "heuristic": 0.3, "random": 0.1}, _mix,
             "a map from {self, heuristic, random} to non-negative weights, not all zero",
@@ -128,6 +132,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "every": _with(_int(1), 50_000),
         "games": _with(_int(1), 200),
         "final_games": _with(_int(1), 1000),
+        "count_games": _with(_int(1), 200),  # final evaluation at each other trained player count
+        # how the exported policy plays (meta.play): its argmax, or a draw from its softmax
+        "play": _choice("greedy", "greedy", "sample"),
         "select_from": _with(_int(0), 0),  # also score the last N snapshots and keep the best (0 = final policy)
         "select_games": _with(_int(1), 200),
         "num_players": _with(_int(1), 4),
@@ -262,6 +269,11 @@ def bot_option(config: dict[str, Any], key: str) -> str | None:
     return None if config["ppo"][key] == "none" else config["ppo"][key]
 
 
+def default_config_path(game: str) -> Path:
+    """configs/<game>.yaml, the game's committed training config."""
+    return Path(__file__).resolve().parent.parent / "configs" / f"{game}.yaml"
+
+
 def load(
     game: str | None = None, path: str | Path | None = None, sets: list[str] = (), **overrides: Any
 ) -> dict[str, Any]:
@@ -269,7 +281,7 @@ def load(
     if path is None:
         if game is None:
             raise ConfigError("give --game or --config")
-        path = Path(__file__).resolve().parent.parent / "configs" / f"{game}.yaml"
+        path = default_config_path(game)
     path = Path(path)
     if not path.exists():
         raise ConfigError(f"config file {str(path)!r} does not exist")

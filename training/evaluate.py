@@ -7,16 +7,26 @@ import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.evaluation import Result, evaluate, wilson_interval
 
-__all__ = ["Result", "evaluate", "against_baselines", "wilson_interval", "results_rows", "main"]
+__all__ = ["Result", "evaluate", "against_baselines", "final_evaluation", "wilson_interval", "results_rows", "main"]
 
 
-def against_baselines(policy: Any, config: dict[str, Any], games: int, seed: int | None = None) -> list[Result]:
+def against_baselines(policy: Any, config: dict[str, Any], games: int, seed: int | None = None,
+                      num_players: int | None = None) -> list[Result]:
     """`policy` against each of the training config's `eval.baselines`, on the deals of `seed`
-    (default `eval.seed`)."""
+    (default `eval.seed`), at `num_players` (default `eval.num_players`)."""
     ev = config["eval"]
     seed = ev["seed"] if seed is None else seed
-    return [evaluate(policy, config["game"], b, games, ev["num_players"], seed, config["env"])
-            for b in ev["baselines"]]
+    n = ev["num_players"] if num_players is None else num_players
+    return [evaluate(policy, config["game"], b, games, n, seed, config["env"]) for b in ev["baselines"]]
+
+
+def final_evaluation(policy: Any, config: dict[str, Any]) -> list[Result]:
+    """`eval.final_games` per baseline at `eval.num_players`, and `eval.count_games` at each other
+    player count of `run.players`, so the results table shows every count trained for."""
+    ev, (lo, hi) = config["eval"], config["run"]["players"]
+    return [r for n in sorted({ev["num_players"], *range(lo, hi + 1)})
+            for r in against_baselines(policy, config, ev["final_games"] if n == ev["num_players"]
+                                       else ev["count_games"], num_players=n)]
 
 
 def results_rows(results: list[Result]) -> list[list[str]]:

@@ -6,7 +6,7 @@ from typing import Any
 import numpy as np
 from torch import nn
 
-from corruption_envs.policy import NumpyPolicy
+from corruption_envs.policy import NumpyPolicy, plays_sampling
 
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
@@ -32,7 +32,8 @@ def export_actor(
     if (prior is not None) != isinstance(policy, PriorPolicy):
         raise TypeError(f"prior={prior!r} does not match the model's policy {type(policy).__name__}")
     weight = float(policy.prior_weight.detach()) if prior is not None else 0.0
-    return NumpyPolicy(layers, _linear(policy.action_net), activation, meta, prior=prior, prior_weight=weight)
+    return NumpyPolicy(layers, _linear(policy.action_net), activation, meta, sample=plays_sampling(meta or {}),
+                       prior=prior, prior_weight=weight)
 
 
 def _linear(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:

@@ -70,7 +70,7 @@ def policy_meta(config: dict[str, Any], steps: int, commit: str) -> dict[str, An
     lo, hi = config["run"]["players"]
     return {
         "game": rules.name, "game_version": rules.version, "min_players": lo, "max_players": hi,
-        "timesteps": steps, "commit": commit, "env_config": config["env"], "training_config": config,
+        "timesteps": steps, "commit": commit, "play": config["eval"]["play"], "env_config": config["env"], "training_config": config,
     }
 
 
@@ -136,7 +136,7 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
     from stable_baselines3.common.utils import set_random_seed
 
     from .callbacks import SelfPlayCallback
-    from .evaluate import results_rows
+    from .evaluate import final_evaluation, results_rows
     from .export import export_actor
     from .plot import plot_learning_curve
     from .pool import OpponentPool
@@ -192,8 +192,9 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
         final, selection = select_best([(model.num_timesteps, final), *recent], config)
     final.save(out / "policy.npz")
     model.save(out / "model.zip")
-    results = callback.run_evaluation(ev["final_games"], final)
-    plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config["game"])
+    results = final_evaluation(final, config)
+    callback.log_results(results)
+    plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config["game"], ev["num_players"])
     summary = {
         "game": config["game"], "timesteps": model.num_timesteps, "commit": commit,
         "train_seconds": round(train_seconds, 1),
@@ -201,7 +202,7 @@ def train(config: dict[str, Any], out: Path, resume: bool = False, progress: boo
         "learner_steps_per_s": round(steps_per_s, 1), "learner_steps_per_cpu_s": round(steps_per_cpu_s, 1),
         "load_average": list(os.getloadavg()), "vec_env": run["vec_env"], "players": run["players"],
         "stopped": callback.stop_reason or "timesteps reached", "pool_mix": pool_cfg["mix"],
-        "selection": selection, "policy_timesteps": final.meta["timesteps"],
+        "selection": selection, "exploiters": callback.exploiters, "policy_timesteps": final.meta["timesteps"],
         "final_eval": [r.as_dict() for r in results],
     }
     (out / "results.json").write_text(json.dumps(summary, indent=1))

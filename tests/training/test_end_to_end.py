@@ -45,7 +45,26 @@ def test_metrics_log_each_baseline_with_its_interval(run):
     for r in rows:
         assert float(r["ci_low"]) <= float(r["win_rate"]) <= float(r["ci_high"])
     results = json.loads((run / "results.json").read_text())
-    assert results["timesteps"] >= 1024 and {e["games"] for e in results["final_eval"]} == {40}
+    assert results["timesteps"] >= 1024
+
+
+def test_final_evaluation_measures_every_trained_player_count(run):
+    """run.players [2, 4]: final_games at eval.num_players (3), count_games at 2 and 4, each baseline."""
+    final = json.loads((run / "results.json").read_text())["final_eval"]
+    assert [(e["num_players"], e["baseline"], e["games"]) for e in final] == [
+        (2, "random", 10), (2, "heuristic", 10), (3, "random", 40), (3, "heuristic", 40),
+        (4, "random", 10), (4, "heuristic", 10)]
+    assert all(e["ci_low"] <= e["win_rate"] <= e["ci_high"] for e in final)
+
+
+def test_a_sampling_run_exports_its_play_mode_and_evaluates_reproducibly(toy_yaml_path, tmp_path):
+    runs = [tmp_path / "s1", tmp_path / "s2"]
+    for out in runs:
+        assert main(["--config", str(toy_yaml_path), "--out", str(out), "--no-progress", "--set", "eval.play=sample",
+                     "--set", "run.timesteps=256"]) == 0
+    assert load_policy(runs[0] / "policy.npz", raw_env(num_players=3)).sample is True
+    first, second = (json.loads((r / "results.json").read_text())["final_eval"] for r in runs)
+    assert first == second
 
 
 def test_final_policy_loads_without_torch_for_the_trained_player_counts(run):
@@ -129,3 +148,14 @@ def test_a_run_with_a_prior_exports_it_and_resumes(toy_yaml_path, tmp_path):
     resumed = load_policy(out / "policy.npz", raw_env(num_players=3))
     assert json.loads((out / "results.json").read_text())["timesteps"] >= 1024
     assert resumed.prior_weight != 1.5  # trained on, from the checkpoint's weight
+
+
+def test_exploiters_train_against_the_learner_and_join_the_pool(toy_yaml_path, tmp_path):
+    out = tmp_path / "psro"
+    assert main(["--config", str(toy_yaml_path), "--out", str(out), "--no-progress",
+                 "--set", "pool.exploiter_every=512", "--set", "pool.exploiter_steps=128"]) == 0
+    exploiters = json.loads((out / "results.json").read_text())["exploiters"]
+    assert [e["at_step"] for e in exploiters] == [512, 1024]
+    assert all(e["learner_steps"] >= 128 for e in exploiters)
+    # the initial snapshot, one every 256 steps up to 1024, and the two exploiters
+    assert json.loads((out / "pool" / "pool.json").read_text())["next_id"] == 1 + 4 + 2
