@@ -1,7 +1,7 @@
-"""The flat Discrete action layout of Corruptia (fixed for a given number of players).
+"""The flat Discrete action layout of Corruptia: one layout (2,154 actions) for 3, 4 and 5 players.
 
     [0, 90)                 card c: the bill to propose / to discard / to give up / to take, by phase
-    [90, 90 + C)            cell i of the grid (C = grid_for(n).size): where the proposed bill goes
+    [90, 90 + C)            cell i of the 5-player grid (C = 2,028) at every count: where the proposed bill goes
     next 7                  worker: a Public Official from the neighbour in direction 0..5, or a Crony
     next 1                  pass (negotiation)
     next 8                  blackmail the player `k` seats to my left (k = 1..4) demanding YES / NO
@@ -10,10 +10,12 @@
     next 1                  keep my hand (an absent player declines the swap)
 
 Seats in actions are relative to the actor, like the observation, so a policy can sit in any seat.
+The board is the 5-player grid at every count, so one policy serves every count: with fewer players no
+bill ever gets beyond radius(n) of the triangle (geometry.py), so the outer cells are simply never legal.
 """
 from __future__ import annotations
 
-from .geometry import DIRECTION_NAMES, Grid
+from .geometry import DIRECTION_NAMES, Grid, grid_for
 from .state import ITEM_NAMES, VOTE_NAMES
 from .tables import NUM_CARDS, card_label
 
@@ -21,10 +23,11 @@ MAX_PLAYERS = 5
 MAX_OFFSET = MAX_PLAYERS - 1
 NUM_WORKER_ACTIONS = 7
 CRONY_WORKER = 6
+BOARD = grid_for(MAX_PLAYERS)  # the cells of the action layout and of the rules' board, at every count
 
 
 class Codec:
-    """Action index <-> meaning for one grid size."""
+    """Action index <-> meaning for the cells of `grid`."""
 
     def __init__(self, grid: Grid) -> None:
         self.grid = grid

@@ -3,8 +3,9 @@
 Why the grid is big enough: a bill may only be proposed on an empty cell adjacent to a bill on the table,
 and at most one bill is approved per turn, so after t approvals every bill on the table lies within t
 steps of the starting triangle. A game has NUM_ROUNDS * num_players turns, so the last proposal of a game
-lies within radius(n) = NUM_ROUNDS * n steps. The grid holds every cell within that many steps of the
-triangle; `tests/corruptia/test_layout.py` checks that no candidate cell ever falls off it.
+lies within radius(n) = NUM_ROUNDS * n steps. The board (codec.BOARD) is the grid of radius(5), the
+largest, at every count, so one action layout serves 3-5 players and the cells beyond radius(n) are never
+legal in an n-player game; `tests/corruptia/test_proposal.py` checks that no bill ever gets beyond it.
 """
 from __future__ import annotations
 

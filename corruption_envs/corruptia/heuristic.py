@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 from .codec import CRONY_WORKER, MAX_PLAYERS
-from .geometry import grid_for
 from .observer import (
     CRONIES_SCALE, OFFICIALS_SCALE, S_COL, S_CRONIES, S_DEPT, S_INTERVIEW, S_OFFICIALS, S_PRESENT,
     S_PROPOSED, S_ROW, TOKENS_SCALE, cell_at,
@@ -107,7 +106,7 @@ class HeuristicAgent:
         self.layout = env.observation_layout
         self.codec = env.rules.codec  # the static action layout
         self.n = env.config["num_players"]
-        grid = grid_for(self.n)
+        grid = env.rules.grid
         self.neighbours = grid.neighbours
         self.cell_index = grid.index  # (row, col) -> cell, to read the bill slots back
         self.rng = np.random.default_rng(seed)

@@ -47,7 +47,7 @@ def check_invariants(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
         "Cronies are conserved"
     assert min(s.reserve) >= 0, "no reserve is negative"
     assert min(s.tokens) >= 0, "tokens never go negative"
-    radius, distance, nb, cell_card = rules.grid.radius, rules.grid.distance, rules.neighbours, s.cell_card
+    radius, distance, nb, cell_card = rules.reach, rules.grid.distance, rules.neighbours, s.cell_card
     for cell in s.placed:
         assert any(j >= 0 and cell_card[j] >= 0 for j in nb[cell]), "every bill touches another"
         assert distance[cell] <= radius, "a bill left the grid's proven bound"

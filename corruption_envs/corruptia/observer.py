@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core import Layout
-from .codec import MAX_PLAYERS
-from .geometry import DIRECTIONS, grid_for
+from .codec import BOARD, MAX_PLAYERS
+from .geometry import DIRECTIONS
 from .state import IN_DISCARD, NUM_PHASES, OVER, VOTE
 from .tables import (
     DEPT, FINAL_HAND, INCOME, NEED, NUM_CARDS, NUM_DEPTS, NUM_OFFICIALS, NUM_ROUNDS, TRIANGLE_SIZE,
@@ -62,9 +62,9 @@ S_PRESENT, S_PROPOSED, S_ROW, S_COL, S_DEPT, S_INCOME, S_OFFICIALS, S_CRONIES, S
 SLOT_FEATURES = S_NEIGHBOURS + len(DIRECTIONS)  # 21
 OFFICIALS_SCALE = float(NUM_OFFICIALS)  # all 18 officials could gather on one bill
 CRONIES_SCALE = float(WORKERS_PER_BILL)  # Cronies join a bill only with its three workers
-# Coordinates are scaled by the largest grid (5 players), which holds every smaller one.
-_ROWS = [r for r, _ in grid_for(MAX_PLAYERS).coords]
-_COLS = [c for _, c in grid_for(MAX_PLAYERS).coords]
+# Coordinates are scaled by the board (the 5-player grid, the same at every count).
+_ROWS = [r for r, _ in BOARD.coords]
+_COLS = [c for _, c in BOARD.coords]
 ROW_MIN, ROW_SPAN = min(_ROWS), max(_ROWS) - min(_ROWS)
 COL_MIN, COL_SPAN = min(_COLS), max(_COLS) - min(_COLS)
 OPPOSITE = [(d + len(DIRECTIONS) // 2) % len(DIRECTIONS) for d in range(len(DIRECTIONS))]

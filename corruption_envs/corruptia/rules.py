@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..core import Option, Rules
-from .codec import CRONY_WORKER, Codec
-from .geometry import grid_for
+from .codec import BOARD, CRONY_WORKER, Codec
+from .geometry import radius
 from .observer import MAX_SLOTS, SLOT_FEATURES, Observer
 from .picture import draw_table
 from .render import render_state
@@ -60,7 +60,8 @@ class CorruptiaRules(Rules):
 
     def __init__(self, config: dict[str, Any]) -> None:
         super().__init__(config)
-        self.grid = grid_for(self.num_players)
+        self.grid = BOARD  # one board and action layout for every count (codec.py)
+        self.reach = radius(self.num_players)  # no bill of an n-player game lies further out
         self.codec = Codec(self.grid)
         self.num_actions = self.codec.num_actions
         self.neighbours = self.grid.neighbours

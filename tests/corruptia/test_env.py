@@ -196,3 +196,20 @@ def test_an_absent_heuristic_gives_up_its_weakest_card_only_for_a_stronger_one_i
     zone[:] = 0
     zone[weaker] = 1
     assert bot.act(obs, mask) == rules.codec.keep_hand
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_the_committed_champion_plays_every_player_count(n):
+    # one action layout for 3-5 players: the champion loads at each count and plays a whole legal game
+    from pathlib import Path
+
+    from corruption_envs.bots import make_agent
+
+    path = Path(__file__).resolve().parents[2] / "policies" / "corruptia" / "champion.npz"
+    e = corruptia_env(num_players=n, illegal_action="raise")
+    e.reset(seed=n)
+    agent = make_agent(str(path), e, seed=n)
+    for _ in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else agent.act(obs["observation"], obs["action_mask"]))
+    assert e.unwrapped.rules.is_over(e.unwrapped.game_state)

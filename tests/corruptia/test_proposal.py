@@ -217,13 +217,20 @@ def test_a_worker_is_legal_iff_the_proposal_can_still_be_completed_after_it():
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_no_bill_ever_leaves_the_grid_whose_radius_is_five_turns_a_player(n):
     rules, _ = game(n)
-    assert rules.grid.radius == 5 * n
-    # every cell within the radius of the triangle is on the grid
-    far = [x for x in range(rules.grid.size) if rules.grid.distance[x] < rules.grid.radius]
+    assert rules.reach == 5 * n and rules.grid.radius == 25  # the 5-player board at every count
+    # every cell within the radius of the triangle is on the board, neighbours included
+    far = [x for x in range(rules.grid.size) if rules.grid.distance[x] < rules.reach]
     assert all(j >= 0 for x in far for j in rules.neighbours[x])
     for rules, s in states_at((BILL,), games=3):
         turns_so_far = s.round * s.n + s.turn
         assert all(rules.grid.distance[x] <= turns_so_far for x in s.placed)
+
+
+def test_one_action_layout_for_every_player_count():
+    layouts = [game(n)[0] for n in (3, 4, 5)]
+    assert {r.num_actions for r in layouts} == {2154}
+    names = [[r.action_name(a) for a in range(r.num_actions)] for r in layouts]
+    assert names[0] == names[1] == names[2]  # an index means the same play at every count
 
 
 def test_officials_on_an_approved_bill_take_its_income_and_can_be_moved_again():

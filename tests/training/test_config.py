@@ -2,6 +2,7 @@
 import pytest
 import yaml
 
+from tests.training import toygame
 from training import config as cfg
 from training.selfplay import main
 
@@ -74,8 +75,19 @@ def test_committed_default_configs_are_valid(game):
     assert c["game"] == game
 
 
-def test_player_counts_with_different_spaces_are_refused_at_start():
-    # Corruptia's action layout grows with the number of players: one policy cannot serve 3 and 5
-    with pytest.raises(cfg.ConfigError, match=r"run.players=\[3, 5\].*sizes differ by player count"):
-        cfg.load("corruptia", sets=["run.players=[3,5]"])
-    assert cfg.load("corruptia")["run"]["players"] == [4, 4]
+def test_player_counts_with_different_spaces_are_refused_at_start(toy_config_file, monkeypatch):
+    # a game whose action layout grew with the number of players: one policy could not serve 2 and 4
+    class GrowingToyRules(toygame.MaskedToyRules):
+        def __init__(self, config):
+            super().__init__(config)
+            self.num_actions = 2 + self.num_players
+
+    monkeypatch.setattr(toygame.raw_env, "rules_class", GrowingToyRules)
+    with pytest.raises(cfg.ConfigError, match=r"run.players=\[2, 4\].*sizes differ by player count"):
+        cfg.load(None, toy_config_file)
+    assert cfg.load(None, toy_config_file, ["run.players=[3,3]", "eval.num_players=3"])["run"]["players"] == [3, 3]
+
+
+def test_corruptia_trains_over_its_whole_player_range():
+    # one action and observation layout for 3-5 players (codec.BOARD)
+    assert cfg.load("corruptia")["run"]["players"] == [3, 5]
