@@ -13,6 +13,6 @@ def test_workflow_installs_pinned_torch_before_the_extras_then_tests_and_gates()
     assert python["with"]["python-version"] == "3.11"
     runs = [s["run"] for s in steps if "run" in s]
     torch = next(i for i, r in enumerate(runs) if "torch==2.13.0" in r)
-    tests = next(i for i, r in enumerate(runs) if 'pip install -e ".[dev,train,bench]" && python -m pytest' in r)
+    tests = next(i for i, r in enumerate(runs) if 'pip install -e ".[dev,train,rllib,clients]" && python -m pytest' in r)
     gate = next(i for i, r in enumerate(runs) if "python -m benchmarks.gate" in r)
     assert torch < tests < gate
