@@ -66,6 +66,16 @@ def test_corruptia_with_its_champion_and_results_that_do_not_depend_on_the_worke
     assert one.decisions > 4 * 200
 
 
+@pytest.mark.parametrize("game", ["corruption", "construction"])
+def test_games_played_in_one_process_equal_each_game_played_alone(game):
+    # reused bots are reseeded per game, so a run splits into chunks (--start) without changing a game
+    setup = make_setup(game, 5, None, DEFAULT_POLICIES)
+    whole = run(setup, 6)
+    alone = [run(setup, 1, start=i) for i in reversed(range(6))]
+    assert whole.decisions == sum(r.decisions for r in alone)
+    assert whole.probes == sum(r.probes for r in alone)
+
+
 def planted_invariant(monkeypatch):
     original = invariants("corruption").check_invariants
 
