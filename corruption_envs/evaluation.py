@@ -9,7 +9,6 @@ from typing import Any
 
 from .bots import make_agent
 from .core import Agent
-from .policy import NumpyPolicy
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -66,8 +65,8 @@ def evaluate(
     import corruption_envs
 
     env = corruption_envs.env(game, num_players=num_players, **(env_config or {}))
-    if isinstance(agent, NumpyPolicy):
-        agent.bind(env, seed)  # a policy with a prior builds its bot for this env
+    if callable(getattr(agent, "bind", None)):
+        agent.bind(env, seed)  # a policy with a prior, or a search bot, plays in this env
     bots = [make_agent(baseline, env, seed=seed * 1000 + s) for s in range(num_players)]
     wins = 0.0
     for g in range(games):
