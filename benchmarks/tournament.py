@@ -178,7 +178,8 @@ class GameRecord:
     scores: list[float]
     rewards: list[float]
     decisions: int
-    cpu_seconds: list[float] = field(default_factory=list)  # per seat: CPU time spent in act()
+    # per seat: CPU time spent in act(), a measurement that no two runs repeat (so not compared)
+    cpu_seconds: list[float] = field(default_factory=list, compare=False)
     moves: list[int] = field(default_factory=list)  # per seat: decisions made
 
 
