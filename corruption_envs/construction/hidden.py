@@ -98,7 +98,9 @@ def _redraw_gifts(t: State, me: int, rng: np.random.Generator) -> None:
     assert money.replay(t, ledger, True)
 
 
-def _consistent_amounts(ledger: list, hidden: list[int], n: int, rng: np.random.Generator) -> list[int] | None:
+def _consistent_amounts(
+    ledger: list, hidden: list[int], n: int, rng: np.random.Generator
+) -> list[int] | None:
     """Amounts for the gifts at `hidden` that replay the public ledger exactly (every payment taking
     what it took, every revealed cash as shown), found depth-first with each gift's affordable
     amounts tried in random order. It reads no hidden amount, so the draw is a function of the
@@ -121,7 +123,9 @@ def _consistent_amounts(ledger: list, hidden: list[int], n: int, rng: np.random.
             if kind == GIFT and i in slot:
                 conflict = {a, b}
                 for x in rng.permutation(GIFT_AMOUNTS).tolist():
-                    if x > cash[a] or not (reach.ok(a, i + 1, cash[a] - x) and reach.ok(b, i + 1, cash[b] + x)):
+                    if x > cash[a]:
+                        continue
+                    if not (reach.ok(a, i + 1, cash[a] - x) and reach.ok(b, i + 1, cash[b] + x)):
                         continue
                     steps += 1
                     if steps > SEARCH_STEPS:

@@ -29,10 +29,14 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
         raise ValueError(f"agent spec {spec!r} has too many parts: use {SPEC_FORM}")
     sims = rest[0] if rest else str(DEFAULT_SIMULATIONS)
     if not sims.isdigit() or int(sims) < 1:
-        raise ValueError(f"agent spec {spec!r}: simulations {sims!r} must be a whole number >= 1; use {SPEC_FORM}")
+        raise ValueError(
+            f"agent spec {spec!r}: simulations {sims!r} must be a whole number >= 1; use {SPEC_FORM}"
+        )
     rollout = rest[1] if len(rest) > 1 else "random"
     if rollout not in ROLLOUTS:
-        raise ValueError(f"agent spec {spec!r}: rollout {rollout!r} is not one of {ROLLOUTS}; use {SPEC_FORM}")
+        raise ValueError(
+            f"agent spec {spec!r}: rollout {rollout!r} is not one of {ROLLOUTS}; use {SPEC_FORM}"
+        )
     return SEARCHES[name](env, seed=seed, simulations=int(sims), rollout=rollout)
 
 

@@ -124,7 +124,9 @@ def test_workers_give_the_same_results_as_one_worker():
     one = run_tournament(TOY, [3, 4], ["random", RAISE, "random"], games=40, seed=11, workers=1)
     two = run_tournament(TOY, [3, 4], ["random", RAISE, "random"], games=40, seed=11, workers=2)
     assert one.records == two.records  # CPU times are measurements, left out of the comparison
-    untimed = lambda s: {**s, "agents": {k: {**a, "cpu_ms_per_move": 0} for k, a in s["agents"].items()}}  # noqa: E731
+    def untimed(summary):
+        return {**summary, "agents": {k: {**a, "cpu_ms_per_move": 0} for k, a in summary["agents"].items()}}
+
     assert untimed(one.summary) == untimed(two.summary)
 
 
