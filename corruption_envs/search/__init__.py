@@ -11,7 +11,7 @@ from typing import Any
 from ..core import GameEnv
 from .ismcts import ISMCTSAgent
 from .pimc import PIMCAgent
-from .rollout import ROLLOUTS
+from .base import ROLLOUTS
 
 SEARCHES = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 DEFAULT_SIMULATIONS = 200

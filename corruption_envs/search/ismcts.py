@@ -11,17 +11,16 @@ bots) finishes the game. The move played is the root child with the most visits.
 Opponents are searched in the same tree with their own statistics (single-observer: the tree shows
 their moves, and their own hidden cards, as the determinization has them). The bot never reads the
 true state except through `resample_hidden`, so two states the seat cannot tell apart give the same
-move for the same seed (tests/search/test_ismcts.py).
+move for the same seed (tests/search/test_search.py).
 """
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
-from ..core import GameEnv
-from .rollout import Playout, SeatView
+from ..core import GameEnv, GameState
+from .base import SearchAgent
 
 
 class Node:
@@ -37,9 +36,8 @@ class Node:
         self.avail = 1
 
 
-class ISMCTSAgent:
-    """A bot for any seat: `simulations` determinized iterations a move (fewer when `time_limit`
-    seconds of wall time run out first; then the move also depends on the machine's speed)."""
+class ISMCTSAgent(SearchAgent):
+    """A bot for any seat: `simulations` ISMCTS iterations a move (see `SearchAgent` for the budget)."""
 
     def __init__(
         self,
@@ -47,52 +45,20 @@ class ISMCTSAgent:
         seed: int | None = None,
         simulations: int = 200,
         rollout: str = "random",
-        exploration: float = 0.7,
         time_limit: float | None = None,
+        exploration: float = 0.7,
     ) -> None:
-        if simulations < 1:
-            raise ValueError(f"simulations={simulations}: give at least 1 simulation a move")
-        if time_limit is not None and time_limit < 0:
-            raise ValueError(f"time_limit={time_limit}: give a number of seconds >= 0, or None")
-        self.view = SeatView(env)
-        self.simulations = simulations
+        super().__init__(env, seed, simulations, rollout, time_limit)
         self.exploration = exploration
-        self.time_limit = time_limit
-        self.rng = np.random.default_rng(seed)
-        self.playout = Playout(self.view.env, rollout, self.rng)
-        self.last_iterations = 0  # iterations run for the last move (for tests and reports)
 
-    def seed(self, seed: int | None) -> None:
-        self.rng = np.random.default_rng(seed)
+    def _new_stats(self, me: int, legal: np.ndarray) -> Node:
+        return Node(me)
 
-    def bind(self, env: GameEnv, seed: int | None = None) -> None:
-        """Play in `env` from now on (for callers that build the bot before the env it plays in)."""
-        self.view = SeatView(env)
-        self.playout = Playout(self.view.env, self.playout.policy, self.rng)
-        self.seed(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("ISMCTSAgent was asked to act with an all-zero action mask")
-        me, truth = self.view.acting_state(observation)
-        if legal.size == 1:
-            self.last_iterations = 0
-            return int(legal[0])
-        self.playout.reseed(self.rng)
-        root = Node(me)
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        done = 0
-        while done < self.simulations:
-            self._iterate(root, self.view.determinize(truth, me, self.rng))
-            done += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        self.last_iterations = done
+    def _choose(self, root: Node) -> int:
         # most visits; ties to the lowest action, so the choice is a function of the statistics alone
         return max(sorted(root.children), key=lambda a: root.children[a].visits)
 
-    def _iterate(self, root: Node, state) -> None:
+    def _simulate(self, root: Node, state: GameState, done: int) -> None:
         rules, rng, c = self.view.env.rules, self.rng, self.exploration
         node, path = root, []
         while (p := rules.current_player(state)) >= 0:
