@@ -16,6 +16,7 @@ move for the same seed (tests/search/test_search.py).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -39,16 +40,8 @@ class Node:
 class ISMCTSAgent(SearchAgent):
     """A bot for any seat: `simulations` ISMCTS iterations a move (see `SearchAgent` for the budget)."""
 
-    def __init__(
-        self,
-        env: GameEnv,
-        seed: int | None = None,
-        simulations: int = 200,
-        rollout: str = "random",
-        time_limit: float | None = None,
-        exploration: float = 0.7,
-    ) -> None:
-        super().__init__(env, seed, simulations, rollout, time_limit)
+    def __init__(self, env: GameEnv, seed: int | None = None, exploration: float = 0.7, **budget: Any) -> None:
+        super().__init__(env, seed, **budget)  # simulations, rollout, time_limit
         self.exploration = exploration
 
     def _new_stats(self, me: int, legal: np.ndarray) -> Node:
