@@ -7,6 +7,7 @@ import pytest
 import corruption_envs
 from benchmarks.tournament import build_agent, run_tournament
 from corruption_envs.bots import make_agent
+from corruption_envs.evaluation import evaluate
 from corruption_envs.search import ISMCTSAgent, PIMCAgent
 from tests.core.toy import ToyEnv
 from tests.test_contract import CANONICAL_CONFIG, GAMES, leak_points
@@ -133,3 +134,9 @@ def test_tournament_reports_cpu_ms_per_move_of_each_agent():
     # the searcher finishes ahead of random players more often than not (it always raises)
     beats = result.summary["head_to_head"]["rows_beat_columns"][0]
     assert beats[1] > 0.5 and beats[2] > 0.5
+
+
+def test_evaluate_binds_a_search_bot_to_the_env_it_plays_in():
+    # without bind, the bot would see observations of an env it was not built for, and refuse them
+    bot = make_agent("ismcts:2", corruption_envs.env("construction"), seed=0)
+    assert evaluate(bot, "construction", "random", games=1).games == 1
