@@ -48,8 +48,10 @@ class ISMCTSAgent(SearchAgent):
         return Node(me)
 
     def _choose(self, root: Node) -> int:
-        # most visits; ties to the lowest action, so the choice is a function of the statistics alone
-        return max(sorted(root.children), key=lambda a: root.children[a].visits)
+        # most visits; ties (a small budget visits many moves once) to the better mean, then the
+        # lowest action, so the choice is a function of the statistics alone
+        children = root.children
+        return max(sorted(children), key=lambda a: (children[a].visits, children[a].total / children[a].visits))
 
     def _simulate(self, root: Node, state: GameState, done: int) -> None:
         rules, rng, c = self.view.env.rules, self.rng, self.exploration
