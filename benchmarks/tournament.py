@@ -81,9 +81,11 @@ def player_counts(game: str, asked: Sequence[str] | None) -> list[int]:
 
 def build_agent(spec: str, env: Any, seed: int | None = None) -> Any:
     """A bot from a spec: 'random', 'heuristic', a policy path, or 'module:attr' (a bot factory)."""
-    if ":" in spec and not Path(spec).exists():
-        return _import_attr(spec)(env, seed=seed)
     from corruption_envs.bots import make_agent
+    from corruption_envs.search import is_search_spec
+
+    if ":" in spec and not Path(spec).exists() and not is_search_spec(spec):
+        return _import_attr(spec)(env, seed=seed)
 
     return make_agent(spec, env, seed)
 
@@ -176,12 +178,16 @@ class GameRecord:
     scores: list[float]
     rewards: list[float]
     decisions: int
+    # per seat: CPU time spent in act(), a measurement that no two runs repeat (so not compared)
+    cpu_seconds: list[float] = field(default_factory=list, compare=False)
+    moves: list[int] = field(default_factory=list)  # per seat: decisions made
 
 
 def play(
-    env: Any, seat_agents: Sequence[Any], seed: int
+    env: Any, seat_agents: Sequence[Any], seed: int, clock: list[list[float]] | None = None
 ) -> tuple[list[float], list[float], list[float], int]:
-    """One game from env.reset(seed): (ranks, scores, rewards, decisions) read from the env at the end."""
+    """One game from env.reset(seed): (ranks, scores, rewards, decisions) read from the env at the end.
+    `clock`, when given, gets [CPU seconds in act(), decisions] added per seat."""
     env.reset(seed=seed)
     agents = env.possible_agents
     seat_of = {a: i for i, a in enumerate(agents)}
@@ -190,7 +196,13 @@ def play(
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             break
-        env.step(seat_agents[seat_of[name]].act(obs["observation"], obs["action_mask"]))
+        seat = seat_of[name]
+        start = time.process_time()
+        action = seat_agents[seat].act(obs["observation"], obs["action_mask"])
+        if clock is not None:
+            clock[seat][0] += time.process_time() - start
+            clock[seat][1] += 1
+        env.step(action)
         decisions += 1
     infos = env.infos
     missing = [a for a in agents if "rank" not in infos.get(a, {})]
@@ -228,8 +240,10 @@ class _Worker:
             agent = self.agents[key]
             reseed_agent(agent, agent_seed(job.seed, n, job.deal, job.table, seat))
             seat_agents.append(agent)
-        ranks, scores, rewards, decisions = play(env, seat_agents, deal_seed(job.seed, n, job.deal))
-        return GameRecord(n, job.deal, job.table, list(job.lineup), ranks, scores, rewards, decisions)
+        clock = [[0.0, 0] for _ in range(n)]
+        ranks, scores, rewards, decisions = play(env, seat_agents, deal_seed(job.seed, n, job.deal), clock)
+        return GameRecord(n, job.deal, job.table, list(job.lineup), ranks, scores, rewards, decisions,
+                          [c[0] for c in clock], [int(c[1]) for c in clock])
 
 
 _WORKER: _Worker | None = None
@@ -358,12 +372,16 @@ def summarize(records: Sequence[GameRecord], labels: Sequence[str]) -> dict[str,
     per_deal: list[dict[tuple[int, int], list[list[float]]]] = [{} for _ in range(k)]
     h2h = np.zeros((k, k))
     h2h_n = np.zeros((k, k), dtype=np.int64)
+    cpu, moves = [0.0] * k, [0] * k
     for rec in records:
         n = rec.num_players
         ws, ss = win_shares(rec.ranks), score_shares(rec.scores)
         for s, i in enumerate(rec.lineup):
             wins[i] += ws[s]
             seats[i] += 1
+            if rec.moves:
+                cpu[i] += rec.cpu_seconds[s]
+                moves[i] += rec.moves[s]
             bucket = per_deal[i].setdefault((n, rec.deal), [[], [], []])
             bucket[0].append(rec.ranks[s])
             bucket[1].append(ss[s])
@@ -392,6 +410,8 @@ def summarize(records: Sequence[GameRecord], labels: Sequence[str]) -> dict[str,
             "score_share_ci": [share[1], share[2]],
             "rank_points": points[0],
             "rank_points_ci": [points[1], points[2]],
+            # CPU time a decision (all decisions, forced ones too); machine- and load-dependent
+            "cpu_ms_per_move": 1000 * cpu[i] / moves[i] if moves[i] else math.nan,
             **{f"rating_{key}": v for key, v in ratings[lab].items()},
         }
     matrix = np.where(h2h_n > 0, h2h / np.maximum(h2h_n, 1), np.nan)
@@ -493,7 +513,7 @@ def _ci(v: float, ci: Sequence[float], fmt: str = "{:.3f}") -> str:
 
 def table_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     head = ["agent", "seats", "win rate [95% Wilson]", "mean rank [95% CI]", "score share [95% CI]",
-            "OpenSkill mu", "sigma", "ordinal"]
+            "OpenSkill mu", "sigma", "ordinal", "CPU ms/move"]
     rows = []
     ordered = sorted(summary["agents"].items(), key=lambda kv: -kv[1]["rating_ordinal"])
     for lab, a in ordered:
@@ -501,6 +521,7 @@ def table_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
             lab, str(a["seats"]), _ci(a["win_rate"], a["win_rate_ci"]),
             _ci(a["mean_rank"], a["mean_rank_ci"], "{:.2f}"), _ci(a["score_share"], a["score_share_ci"]),
             f"{a['rating_mu']:.2f}", f"{a['rating_sigma']:.2f}", f"{a['rating_ordinal']:.2f}",
+            f"{a.get('cpu_ms_per_move', math.nan):.1f}",
         ])
     return head, rows
 

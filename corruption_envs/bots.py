@@ -1,16 +1,19 @@
-"""Build a bot from a short spec: 'random', 'heuristic', or the path of an exported policy file."""
+"""Build a bot from a short spec: 'random', 'heuristic', a search ('ismcts:400', 'pimc:200'), or the
+path of an exported policy file."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from .core import Agent, GameEnv, RandomAgent
 
-SPECS = "'random', 'heuristic' or the path of an exported policy file (.npz)"
+SPECS = ("'random', 'heuristic', 'ismcts[:SIMULATIONS[:ROLLOUT]]', 'pimc[:SIMULATIONS[:ROLLOUT]]' or the path "
+         "of an exported policy file (.npz)")
 
 
 def make_agent(spec: str, env: GameEnv, seed: int | None = None, sample: bool | None = None) -> Agent:
-    """A bot for `env`'s game: 'random', 'heuristic', or a policy file exported by training (playing
-    as its file says unless `sample` picks greedy (False) or sampling (True)).
+    """A bot for `env`'s game: 'random', 'heuristic', a search (see `corruption_envs.search`), or a
+    policy file exported by training (playing as its file says unless `sample` picks greedy (False) or
+    sampling (True)).
 
     Raises ValueError naming the allowed specs for anything else (PolicyFileError for a bad file)."""
     env = env.unwrapped
@@ -25,6 +28,10 @@ def make_agent(spec: str, env: GameEnv, seed: int | None = None, sample: bool | 
         if bot_class is None:
             raise ValueError(f"game {env.rules.name!r} has no heuristic bot; use 'random' or a policy file")
         return bot_class(env, seed=seed)
+    from .search import is_search_spec, search_agent
+
+    if is_search_spec(spec):
+        return search_agent(spec, env, seed=seed)
     if Path(spec).is_file():
         from .policy import load_policy
 

@@ -68,8 +68,9 @@ def evaluate(
     import corruption_envs
 
     env = corruption_envs.env(game, num_players=num_players, **(env_config or {}))
+    if callable(getattr(agent, "bind", None)):
+        agent.bind(env, seed)  # a policy with a prior, or a search bot, plays in this env
     if isinstance(agent, NumpyPolicy):
-        agent.bind(env, seed)  # a policy with a prior builds its bot for this env
         agent.seed(seed)  # a sampling policy draws the same moves on the same deals
     bots = [make_agent(baseline, env, seed=seed * 1000 + s, sample=baseline_sample) for s in range(num_players)]
     wins = 0.0

@@ -401,8 +401,8 @@ def parser() -> argparse.ArgumentParser:
                    help="your seat, 0-based (default 0); with --replay: show only what that seat saw "
                         "(default: every move and the whole table)")
     p.add_argument("--opponents", nargs="+", default=["heuristic"], metavar="SPEC",
-                   help="random, heuristic or a policy file: one for all, or one per other seat "
-                        "in seat order (default heuristic)")
+                   help="random, heuristic, ismcts[:N], pimc[:N] or a policy file: one for all, or one per "
+                        "other seat in seat order (default heuristic)")
     p.add_argument("--seed", type=int, help="seed of the game and the bots (default: a random one, shown)")
     p.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
                    help="a game config option, e.g. --config reward=rank (repeatable)")

@@ -543,6 +543,7 @@ class CorruptiaRules(Rules):
         for q in range(n):
             if q != player:
                 pool.extend(c for c in s.hands[q] if s.known_at[c] != q)
+        pool.sort()  # a canonical order: the truth's order of unseen cards must not show through
         # cards seen at setup and shuffled back are known not to be in the box
         free = [c for c in pool if c not in s.returned]
         bound = [c for c in pool if c in s.returned]

@@ -515,7 +515,10 @@ class CorruptionRules(Rules):
             loc, where, seq = s.loc[q].tolist(), s.where[q].tolist(), s.seq[q].tolist()
             public = s.public[q].tolist()
             pool = [c for c in range(10) if not public[c] and loc[c] != USED]
-            swiss_places = [c for c in pool if loc[c] == ON_SWISS]
+            # places in a canonical order (where they are, not which card the truth put there), so
+            # the redraw is a function of what `player` knows and the seed alone
+            place = lambda c: (loc[c], where[c], seq[c])  # noqa: E731
+            swiss_places = sorted((c for c in pool if loc[c] == ON_SWISS), key=place)
             if len(pool) < 2:
                 continue
             # Swiss places get bribes only; then the rest of the pool over the remaining places
@@ -523,7 +526,7 @@ class CorruptionRules(Rules):
             chosen = [bribes[i] for i in rng.permutation(len(bribes))[: len(swiss_places)]]
             rest = [c for c in pool if c not in chosen]
             rest = [rest[i] for i in rng.permutation(len(rest))]
-            others = [c for c in pool if loc[c] != ON_SWISS]
+            others = sorted((c for c in pool if loc[c] != ON_SWISS), key=place)
             new_loc, new_where, new_seq, new_public = loc[:], where[:], seq[:], public[:]
             for card, place in zip(chosen + rest, swiss_places + others):
                 new_loc[card], new_where[card], new_seq[card] = loc[place], where[place], seq[place]
@@ -543,7 +546,8 @@ class CorruptionRules(Rules):
                 self.observer.hand(new, q, card)
             if s.phase == CORRUPTION:
                 self._rebuild_mask(new, q)
-        new.deck = [new.deck[i] for i in rng.permutation(len(new.deck))]
+        deck = sorted(new.deck)  # the unseen order of the truth must not show through
+        new.deck = [deck[i] for i in rng.permutation(len(deck))]
         return new
 
     @staticmethod

@@ -1,0 +1,147 @@
+"""What the searches share: the seat's view of its env, determinizations, playouts, the budget loop.
+
+Search runs on the rules level (`rules.resample_hidden`, `rules.apply`), the same calls that
+`GameEnv.resample_hidden` and `GameEnv.clone` wrap, without building an env per simulation.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from ..core import GameEnv, GameState, Rules
+from ..core.rewards import ranks
+
+ROLLOUTS = ("random", "heuristic")
+
+
+def rank_points(rules: Rules, state: GameState) -> list[float]:
+    """Per seat at the end of a game: 1 for first, 0 for last, tied seats share their places."""
+    n = rules.num_players
+    return [(n - r) / (n - 1) for r in ranks(rules.final_keys(state))]
+
+
+class Playout:
+    """Plays a state to its end with one rollout policy for every seat; returns rank points."""
+
+    def __init__(self, env: GameEnv, policy: str, rng: np.random.Generator) -> None:
+        if policy not in ROLLOUTS:
+            raise ValueError(f"rollout policy {policy!r} is not one of {ROLLOUTS}")
+        self.rules = env.rules
+        self.policy = policy
+        self.rng = rng
+        self.bots: list[Any] | None = None
+        if policy == "heuristic":
+            from .. import game_module
+
+            bot_class = game_module(self.rules.name).HeuristicAgent
+            self.bots = [bot_class(env, seed=0) for _ in range(self.rules.num_players)]
+
+    def reseed(self, rng: np.random.Generator) -> None:
+        """Draw all playout chance from `rng` (the heuristics' own generators too)."""
+        self.rng = rng
+        for bot in self.bots or ():
+            if hasattr(bot, "rng"):
+                bot.rng = rng
+
+    def run(self, state: GameState) -> list[float]:
+        rules, rng, bots = self.rules, self.rng, self.bots
+        while (p := rules.current_player(state)) >= 0:
+            mask = rules.legal_mask(state)
+            if bots is None:
+                legal = np.flatnonzero(mask)
+                action = legal[rng.integers(legal.size)] if legal.size > 1 else legal[0]
+            else:
+                action = bots[p].act(rules.observe(state, p), mask)
+            rules.apply(state, int(action))
+        return rank_points(rules, state)
+
+
+class SeatView:
+    """The env a search bot plays in, read only through the acting seat's information set."""
+
+    def __init__(self, env: GameEnv) -> None:
+        self.env = env.unwrapped
+
+    def acting_state(self, observation: np.ndarray) -> tuple[int, GameState]:
+        """(acting seat, true state) of the env, after checking that `observation` is that seat's view:
+        the bot reads the state only to redraw what the seat cannot see."""
+        env = self.env
+        rules, state = env.rules, env.game_state
+        player = -1 if state is None else rules.current_player(state)
+        if player < 0 or not np.array_equal(rules.observe(state, player), observation):
+            raise ValueError(
+                "a search bot must act in the env it was built for (make_agent(spec, env)) on that "
+                "env's acting seat; the observation given is not the acting seat's view of that env"
+            )
+        return player, state
+
+    def determinize(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
+        """A state drawn from `player`'s information set, with fresh future chance from `rng`."""
+        seed = int(rng.integers(2**63))
+        return self.env.rules.resample_hidden(state, player, np.random.default_rng(seed))
+
+
+class SearchAgent:
+    """What every search bot shares: a seeded generator, the playout, and the loop that spends
+    `simulations` determinizations a move, or fewer when `time_limit` seconds of wall time run out
+    first (then the move also depends on the machine's speed). Subclasses say what one simulation
+    does (`_simulate`) and which move the statistics pick (`_choose`)."""
+
+    def __init__(
+        self,
+        env: GameEnv,
+        seed: int | None = None,
+        simulations: int = 200,
+        rollout: str = "random",
+        time_limit: float | None = None,
+    ) -> None:
+        if simulations < 1:
+            raise ValueError(f"simulations={simulations}: give at least 1 simulation a move")
+        if time_limit is not None and time_limit < 0:
+            raise ValueError(f"time_limit={time_limit}: give a number of seconds >= 0, or None")
+        self.view = SeatView(env)
+        self.simulations = simulations
+        self.time_limit = time_limit
+        self.rng = np.random.default_rng(seed)
+        self.playout = Playout(self.view.env, rollout, self.rng)
+        self.last_iterations = 0  # simulations run for the last move (for tests and reports)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def bind(self, env: GameEnv, seed: int | None = None) -> None:
+        """Play in `env` from now on (for callers that build the bot before the env it plays in)."""
+        self.view = SeatView(env)
+        self.playout = Playout(self.view.env, self.playout.policy, self.rng)
+        self.seed(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError(f"{type(self).__name__} was asked to act with an all-zero action mask")
+        me, truth = self.view.acting_state(observation)
+        if legal.size == 1:
+            self.last_iterations = 0
+            return int(legal[0])
+        self.playout.reseed(self.rng)
+        stats = self._new_stats(me, legal)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        while done < self.simulations:
+            self._simulate(stats, self.view.determinize(truth, me, self.rng), done)
+            done += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        return self._choose(stats)
+
+    def _new_stats(self, me: int, legal: np.ndarray) -> Any:
+        raise NotImplementedError
+
+    def _simulate(self, stats: Any, state: GameState, done: int) -> None:
+        raise NotImplementedError
+
+    def _choose(self, stats: Any) -> int:
+        raise NotImplementedError

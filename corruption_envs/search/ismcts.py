@@ -1,0 +1,84 @@
+"""Information-set MCTS (Cowling, Powley & Whitehouse 2012, SO-ISMCTS) over any game's `Rules`.
+
+Every iteration draws one determinization from the acting seat's information set
+(`rules.resample_hidden`, which redraws everything that seat cannot see and all future chance), then
+descends one tree whose edges are actions, whoever plays them. At each node the seat to act in the
+determinization picks by UCB1 on its own rank points, counting a child's availability (the
+iterations in which it was legal) in place of the parent's visits, since a move may be legal in
+some determinizations only. New nodes are added one per iteration; a playout (random or heuristic
+bots) finishes the game. The move played is the root child with the most visits.
+
+Opponents are searched in the same tree with their own statistics (single-observer: the tree shows
+their moves, and their own hidden cards, as the determinization has them). The bot never reads the
+true state except through `resample_hidden`, so two states the seat cannot tell apart give the same
+move for the same seed (tests/search/test_search.py).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..core import GameEnv, GameState
+from .base import SearchAgent
+
+
+class Node:
+    """Statistics of the edge into this node, for the seat that chose it."""
+
+    __slots__ = ("children", "player", "visits", "total", "avail")
+
+    def __init__(self, player: int) -> None:
+        self.children: dict[int, Node] = {}
+        self.player = player
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+
+
+class ISMCTSAgent(SearchAgent):
+    """A bot for any seat: `simulations` ISMCTS iterations a move (see `SearchAgent` for the budget)."""
+
+    def __init__(self, env: GameEnv, seed: int | None = None, exploration: float = 0.7, **budget: Any) -> None:
+        super().__init__(env, seed, **budget)  # simulations, rollout, time_limit
+        self.exploration = exploration
+
+    def _new_stats(self, me: int, legal: np.ndarray) -> Node:
+        return Node(me)
+
+    def _choose(self, root: Node) -> int:
+        # most visits; ties (a small budget visits many moves once) to the better mean, then the
+        # lowest action, so the choice is a function of the statistics alone
+        children = root.children
+        return max(sorted(children), key=lambda a: (children[a].visits, children[a].total / children[a].visits))
+
+    def _simulate(self, root: Node, state: GameState, done: int) -> None:
+        rules, rng, c = self.view.env.rules, self.rng, self.exploration
+        node, path = root, []
+        while (p := rules.current_player(state)) >= 0:
+            legal = np.flatnonzero(rules.legal_mask(state)).tolist()
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            for a in legal:
+                if a in children:
+                    children[a].avail += 1
+            if untried:
+                action = untried[rng.integers(len(untried))] if len(untried) > 1 else untried[0]
+                child = children[action] = Node(p)
+                rules.apply(state, action)
+                path.append(child)
+                break
+            best, best_value = legal[0], -math.inf
+            for a in legal:
+                ch = children[a]
+                value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if value > best_value:
+                    best, best_value = a, value
+            node = children[best]
+            rules.apply(state, best)
+            path.append(node)
+        points = self.playout.run(state)
+        for n in path:
+            n.visits += 1
+            n.total += points[n.player]

@@ -1,0 +1,32 @@
+"""Determinized flat Monte Carlo (PIMC-style), the simple baseline beside ISMCTS.
+
+Each simulation draws a determinization from the acting seat's information set, plays one of its
+legal moves (round robin, so every move gets the same share of the budget) and finishes the game
+with the playout policy. The move with the best mean rank points is played. No tree: the moves after
+the first are all the playout's, so it cannot plan a sequence of its own sub-decisions.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import GameState
+from .base import SearchAgent
+
+
+class PIMCAgent(SearchAgent):
+    """`simulations` determinized playouts a move, spread evenly over the legal moves."""
+
+    def _new_stats(self, me: int, legal: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+        return me, legal, np.zeros(legal.size), np.zeros(legal.size)
+
+    def _simulate(self, stats: tuple, state: GameState, done: int) -> None:
+        me, legal, totals, counts = stats
+        k = done % legal.size
+        self.view.env.rules.apply(state, int(legal[k]))
+        totals[k] += self.playout.run(state)[me]
+        counts[k] += 1
+
+    def _choose(self, stats: tuple) -> int:
+        _, legal, totals, counts = stats
+        means = np.where(counts > 0, totals / np.maximum(counts, 1), -np.inf)
+        return int(legal[int(np.argmax(means))])
