@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from corruption_envs.bots import make_agent
+from corruption_envs.bots import SPECS, make_agent
 from corruption_envs.core import PolicyFileError
 from corruption_envs.policy import NumpyPolicy, check_compatible, read_policy_file
 
@@ -216,7 +216,7 @@ def test_a_bad_agent_spec_names_the_allowed_ones(spec, message):
     with pytest.raises(ValueError) as e:
         make_agent(spec, toy_env())
     assert message in str(e.value)
-    assert "'random', 'heuristic' or the path of an exported policy file (.npz)" in str(e.value)
+    assert str(e.value).endswith(f"use {SPECS}")
 
 
 def test_heuristic_for_a_game_without_one_is_named(monkeypatch):
