@@ -1,5 +1,3 @@
-import os
-
 import pytest
 
 SMOKE_YAML = """\
@@ -17,7 +15,6 @@ rllib: {train_batch_size: 400}
 def local_ray():
     """A local Ray (127.0.0.1, no dashboard) for one test module."""
     ray = pytest.importorskip("ray")
-    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     if not ray.is_initialized():
         ray.init(include_dashboard=False, num_cpus=2, _node_ip_address="127.0.0.1", log_to_driver=False)
     yield ray

@@ -1,6 +1,4 @@
 """Scale shown on a simulated two-node Ray cluster on this machine: env runners sample on both nodes."""
-import os
-
 import pytest
 
 ray = pytest.importorskip("ray")
@@ -14,7 +12,6 @@ from training import rllib_backend  # noqa: E402
 
 @pytest.fixture(scope="module")
 def two_nodes():
-    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     if ray.is_initialized():
         ray.shutdown()
     local = {"num_cpus": 1, "node_ip_address": "127.0.0.1"}
