@@ -314,6 +314,10 @@ def play(args: argparse.Namespace, con: Console) -> int:
         con.say("You left the game before the end.")
         if log:
             log.write({"type": "quit", "agent": me})
+    except (KeyboardInterrupt, BotError):
+        if log:  # the game stopped here: the log still replays up to this point
+            log.write({"type": "quit", "agent": me})
+        raise
     finally:
         if log:
             log.close()

@@ -395,3 +395,20 @@ def test_a_bot_choosing_an_illegal_move_stops_the_game_with_exit_1(monkeypatch, 
     script = Console(io.StringIO("1\n" * 50), io.StringIO())
     assert main(["--game", TOY, "--opponents", "random", "--seed", "0"], script) == 1
     assert "player_1 (random) chose the illegal action 2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, "illegal"], ids=["ctrl-c", "illegal-bot-move"])
+def test_a_game_stopped_during_a_bots_turn_leaves_a_log_that_replays(stop, monkeypatch, tmp_path, capsys):
+    class Stopper:
+        def act(self, observation, action_mask):
+            if stop == "illegal":
+                return len(action_mask)
+            raise stop
+
+    monkeypatch.setattr("corruption_envs.play.make_agent", lambda spec, env, seed: Stopper())
+    log = tmp_path / "stopped.jsonl"
+    script = Console(io.StringIO("1\n" * 50), io.StringIO())
+    assert main(["--game", TOY, "--opponents", "random", "--seed", "0", "--log", str(log)], script) in (1, 130)
+    capsys.readouterr()
+    assert json.loads(log.read_text().splitlines()[-1])["type"] == "quit"
+    assert main(["--replay", str(log)], Console(io.StringIO(), io.StringIO())) == 0
