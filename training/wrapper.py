@@ -21,14 +21,9 @@ import numpy as np
 
 import corruption_envs
 from corruption_envs.core import Agent, GameEnv, RandomAgent
-from corruption_envs.evaluation import win_share
+from corruption_envs.core.rewards import pairwise_points, win_shares
 
 from .pool import OpponentPool, SampledPolicy
-
-
-def pairwise_points(ranks: list[float], me: int) -> list[float]:
-    """Per seat: 1 if `me` finished above it, 1/2 if level, 0 if below (rank 1 = best)."""
-    return [1.0 if ranks[me] < r else 0.5 if ranks[me] == r else 0.0 for r in ranks]
 
 
 class SelfPlayEnv(gym.Env):
@@ -187,7 +182,7 @@ class SelfPlayEnv(gym.Env):
         ranks = [env.infos[a].get("rank", 0.0) for a in env.possible_agents]
         points = pairwise_points(ranks, me)
         return {
-            "win": win_share(ranks, me),
+            "win": win_shares(ranks)[me],
             "num_players": len(ranks),
             "opponents": [k for k in self.opponent_kinds if k != "learner"],
             # the trainer adds these to the pool's PFSP scores (the pool may live in another process)

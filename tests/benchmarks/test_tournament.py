@@ -17,9 +17,9 @@ from benchmarks.tournament import (
     run_tournament,
     summarize,
     GameRecord,
-    win_shares,
     write_outputs,
 )
+from corruption_envs.core.rewards import win_shares
 from tests.benchmarks.toy_agents import TOY
 
 CORRUPTIA_CHAMPION = str(Path(__file__).parents[2] / "policies" / "corruptia" / "champion.npz")
