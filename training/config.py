@@ -13,6 +13,8 @@ from typing import Any, Callable
 
 import yaml
 
+from corruption_envs.registry import rules_class
+
 
 class ConfigError(ValueError):
     """A training config key or value that is not allowed."""
@@ -231,7 +233,7 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
                 raise ConfigError(f"config {section}.{k}={value!r} is not allowed; it must be {key.allowed}")
     if "num_players" in config["env"]:
         raise ConfigError("config env.num_players is not allowed; set run.players: [min, max] instead")
-    rules = corruption_envs.game_module(game).raw_env.rules_class
+    rules = rules_class(game)
     lo, hi = config["run"]["players"]
     if not rules.min_players <= lo <= hi <= rules.max_players:
         raise ConfigError(
@@ -353,7 +355,7 @@ def with_game_defaults(config: dict[str, Any]) -> dict[str, Any]:
     import corruption_envs
 
     if config.get("game") in corruption_envs.GAMES:
-        n = corruption_envs.game_module(config["game"]).raw_env.rules_class.default_players
+        n = rules_class(config["game"]).default_players
         if config["run"]["players"] is None:
             config["run"]["players"] = [n, n]
         if config["eval"]["num_players"] is None:

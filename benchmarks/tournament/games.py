@@ -109,7 +109,7 @@ def play_jobs(
     game: str, specs: Sequence[str], jobs: Sequence[Job], workers: int = 1, progress: bool = False
 ) -> list[GameRecord]:
     """Play `jobs` in order (in `workers` processes when > 1); records come back in job order."""
-    bar = _progress(len(jobs), progress)
+    bar = progress_bar(len(jobs), progress)
     records: list[GameRecord] = []
     if workers <= 1:
         _init_worker(game, specs)
@@ -118,7 +118,7 @@ def play_jobs(
             bar.update(1)
     else:
         chunk = max(1, min(32, len(jobs) // (workers * 8)))
-        with _pool_context().Pool(workers, _init_worker, (game, list(specs))) as pool:
+        with pool_context().Pool(workers, _init_worker, (game, list(specs))) as pool:
             for rec in pool.imap(_run_job, jobs, chunksize=chunk):
                 records.append(rec)
                 bar.update(1)
@@ -126,7 +126,7 @@ def play_jobs(
     return records
 
 
-def _pool_context() -> Any:
+def pool_context() -> Any:
     """Workers come from a fork server: a clean single-threaded process, not a fork of a parent that
     may hold torch or BLAS threads (fork after threads can hang a child); it starts once per run."""
     if "forkserver" not in mp.get_all_start_methods():
@@ -144,7 +144,7 @@ class _NoBar:
         pass
 
 
-def _progress(total: int, enabled: bool) -> Any:
+def progress_bar(total: int, enabled: bool) -> Any:
     if not enabled:
         return _NoBar()
     from tqdm import tqdm

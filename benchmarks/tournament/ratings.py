@@ -1,7 +1,7 @@
 """OpenSkill (Plackett-Luce) ratings of a tournament's agents."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from .games import GameRecord
 
