@@ -16,7 +16,7 @@ the one-hot through `action_net` would learn a full matrix initialised near 0 (g
 of `prior_weight` from the start; replacing `action_net` or the MLP after `__init__` would draw the
 initial weights in another order (other numbers for the same seed) and rename state-dict entries, so
 checkpoints written before would no longer load. `prior_weight` is created at the start of `_build` so
-that it comes first in the optimizer's parameter list, as in those checkpoints' optimizer state.
+that the optimizer SB3 builds there trains it (made after `__init__`, it would need a second optimizer).
 """
 from __future__ import annotations
 
@@ -62,8 +62,7 @@ class PriorPolicy(MaskableActorCriticPolicy):
         )
 
     def _build(self, lr_schedule: Any) -> None:
-        # created before the optimizer (built in super()._build) so that it is trained too, first in
-        # its parameter list (see the module docstring)
+        # created before the optimizer (built in super()._build) so that it is trained too
         self.prior_weight = nn.Parameter(th.tensor(self.initial_prior_weight))
         super()._build(lr_schedule)
 
