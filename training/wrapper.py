@@ -20,6 +20,7 @@ import gymnasium as gym
 import numpy as np
 
 import corruption_envs
+from corruption_envs.bots import make_agent
 from corruption_envs.core import Agent, GameEnv, RandomAgent
 from corruption_envs.core.rewards import pairwise_points, win_shares
 
@@ -73,10 +74,9 @@ class SelfPlayEnv(gym.Env):
     def _heuristic(self, n: int, seat: int) -> Agent:
         key = (n, seat)
         if key not in self._heuristics:
-            module = corruption_envs.game_module(self.game)
             # seeded apart from self.rng, so making a bot does not shift the episodes' random draws
             seed = int(np.random.SeedSequence(self._bot_entropy, spawn_key=(n, seat)).generate_state(1)[0])
-            self._heuristics[key] = module.HeuristicAgent(self._envs[n], seed=seed)
+            self._heuristics[key] = make_agent("heuristic", self._envs[n], seed=seed)
         return self._heuristics[key]
 
     def _draw_opponent(self, n: int, seat: int) -> tuple[Agent, int | None, str]:
