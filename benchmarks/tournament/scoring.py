@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from corruption_envs.core.rewards import rank_points, score_shares, win_shares
+from corruption_envs.core.rewards import pairwise_points, rank_points, score_shares, win_shares
 
 from ..stats import mean_interval, wilson_interval
 from .games import GameRecord, play_jobs
@@ -44,10 +44,10 @@ def summarize(records: Sequence[GameRecord], labels: Sequence[str]) -> dict[str,
             bucket[0].append(rec.ranks[s])
             bucket[1].append(ss[s])
             bucket[2].append(rank_points(rec.ranks[s], n))
+            ahead = pairwise_points(rec.ranks, s)
             for t, j in enumerate(rec.lineup):
                 if j != i:
-                    r_i, r_j = rec.ranks[s], rec.ranks[t]
-                    h2h[i, j] += 1.0 if r_i < r_j else 0.5 if r_i == r_j else 0.0
+                    h2h[i, j] += ahead[t]
                     h2h_n[i, j] += 1
     ratings = openskill_ratings(records, labels)
     agents = {}
