@@ -71,7 +71,7 @@ def _mix(v: Any) -> bool:
     )
 
 
-# section -> key -> Key; the `env` section is free-form and validated by the game.
+# section -> key -> Option; the `env` section is free-form and validated by the game.
 SCHEMA: dict[str, dict[str, Option]] = {
     "run": {
         "timesteps": _with(_int(1), 1_000_000),
