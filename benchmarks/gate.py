@@ -32,18 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from corruption_envs.core.rewards import rank_points, win_shares
+from corruption_envs.registry import env_class
+
 from .stats import PairedTest, paired_t_test, wilson_interval
-from .tournament import (
-    GameRecord,
-    Job,
-    agent_problem,
-    default_players,
-    env_class,
-    play_jobs,
-    rank_points,
-    rotations,
-    win_shares,
-)
+from .tournament import GameRecord, Job, agent_problem, default_players, play_jobs, rotations
 
 REPO = Path(__file__).resolve().parent.parent
 GATE_SEED = 20261130  # fixed: the gate plays the same deals on every run

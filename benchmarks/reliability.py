@@ -22,7 +22,6 @@ Exit code: 0 all passed, 1 a game failed, 2 bad input.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import time
 import traceback
@@ -32,7 +31,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .tournament import _pool_context, _progress, reseed_agent, text_table
+from corruption_envs.registry import game_submodule, rules_class
+
+from .tournament.games import pool_context, progress_bar
+from .tournament.lookup import reseed_agent
+from .tournament.report import text_table
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_POLICIES = REPO / "policies"
@@ -98,11 +101,8 @@ class Runner:
     """Plays the games of one Setup in one process: envs and bots are built once and reseeded per game."""
 
     def __init__(self, setup: Setup) -> None:
-        import corruption_envs
-
         self.setup = setup
-        self.check: Callable[[Any, Any], None] = importlib.import_module(
-            f"{corruption_envs.GAMES[setup.game]}.invariants").check_invariants
+        self.check: Callable[[Any, Any], None] = game_submodule(setup.game, "invariants").check_invariants
         self.envs: dict[int, Any] = {}
         self.bots: dict[tuple[int, int, str], Any] = {}
 
@@ -239,7 +239,7 @@ def run(setup: Setup, games: int, start: int = 0, workers: int = 1, progress: bo
     """Play games start .. start+games-1 of `setup` (in `workers` processes when > 1)."""
     report = Report(setup, start)
     indices = range(start, start + games)
-    bar = _progress(games, progress)
+    bar = progress_bar(games, progress)
     if hasattr(bar, "set_description"):
         bar.set_description(setup.game)
     t0 = time.perf_counter()
@@ -248,7 +248,7 @@ def run(setup: Setup, games: int, start: int = 0, workers: int = 1, progress: bo
         outcomes: Any = map(_play, indices)
         pool = None
     else:
-        pool = _pool_context().Pool(workers, _init_worker, (setup,))
+        pool = pool_context().Pool(workers, _init_worker, (setup,))
         outcomes = pool.imap(_play, indices, chunksize=max(1, min(64, games // (workers * 16))))
     try:
         for outcome in outcomes:
@@ -265,10 +265,9 @@ def run(setup: Setup, games: int, start: int = 0, workers: int = 1, progress: bo
 def make_setup(game: str, seed: int, players: Sequence[int] | None, policies: Path) -> Setup:
     """The Setup of `game`; raises ValueError naming the problem for an unknown game, a player count out
     of the game's range or an unreadable champion file."""
-    import corruption_envs
     from corruption_envs.policy import read_policy_file
 
-    rules = corruption_envs.game_module(game).raw_env.rules_class
+    rules = rules_class(game)
     lo, hi = rules.min_players, rules.max_players
     counts = tuple(players) if players else tuple(range(lo, hi + 1))
     bad = [n for n in counts if not lo <= n <= hi]

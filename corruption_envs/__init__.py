@@ -5,9 +5,6 @@
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from types import ModuleType
 from typing import Any
 
 from pettingzoo import ParallelEnv
@@ -21,37 +18,9 @@ from .core import (
     PolicyFileError,
     RandomAgent,
 )
+from .registry import GAMES, game_module, list_games, register, unregister
 
 __version__ = "0.1.0"
-
-# game name -> module that defines env(), raw_env(), Rules and HeuristicAgent
-GAMES: dict[str, str] = {
-    "corruption": "corruption_envs.corruption",
-    "corruptia": "corruption_envs.corruptia",
-    "construction": "corruption_envs.construction",
-}
-
-
-def register(name: str, module: str) -> None:
-    """Make game `name` playable by name, from `module` (which defines env() and raw_env(), and
-    HeuristicAgent for 'heuristic' bots). Only code registers a game: a file (a replay log, a config)
-    can only name one registered here, so reading a file never imports anything it names."""
-    if not (isinstance(name, str) and name.isidentifier()):
-        raise ValueError(f"game name {name!r} must be an identifier, e.g. 'my_game'")
-    if GAMES.get(name, module) != module:
-        raise ValueError(f"game {name!r} is already registered to {GAMES[name]}; pick another name")
-    GAMES[name] = module
-
-
-def list_games() -> list[str]:
-    """The names of the games whose module is installed."""
-    return [g for g in GAMES if importlib.util.find_spec(GAMES[g]) is not None]
-
-
-def game_module(game: str) -> ModuleType:
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; choose one of {list(GAMES)}")
-    return importlib.import_module(GAMES[game])
 
 
 def env(game: str, **config: Any) -> GameEnv:
@@ -86,4 +55,5 @@ __all__ = [
     "parallel_env",
     "raw_env",
     "register",
+    "unregister",
 ]

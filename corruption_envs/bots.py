@@ -10,10 +10,13 @@ SPECS = ("'random', 'heuristic', 'ismcts[:SIMULATIONS[:ROLLOUT]]', 'pimc[:SIMULA
          "of an exported policy file (.npz)")
 
 
-def make_agent(spec: str, env: GameEnv, seed: int | None = None, sample: bool | None = None) -> Agent:
+def make_agent(
+    spec: str, env: GameEnv, seed: int | None = None, sample: bool | None = None, *, allow_code: bool = False
+) -> Agent:
     """A bot for `env`'s game: 'random', 'heuristic', a search (see `corruption_envs.search`), or a
     policy file exported by training (playing as its file says unless `sample` picks greedy (False) or
-    sampling (True)).
+    sampling (True)). With `allow_code` (a spec a person typed, never one read from a file), also
+    'module:attr' naming a callable attr(env, seed=...) that returns a bot.
 
     Raises ValueError naming the allowed specs for anything else (PolicyFileError for a bad file)."""
     env = env.unwrapped
@@ -38,4 +41,8 @@ def make_agent(spec: str, env: GameEnv, seed: int | None = None, sample: bool | 
         return load_policy(spec, env, sample=sample, seed=seed)
     if Path(spec).exists():
         raise ValueError(f"agent spec {str(spec)!r} is a folder, not a policy file; use {SPECS}")
+    if allow_code and ":" in str(spec):
+        from .registry import import_attr
+
+        return import_attr(str(spec))(env, seed=seed)
     raise ValueError(f"unknown agent {str(spec)!r}: use {SPECS}")

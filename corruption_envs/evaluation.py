@@ -9,6 +9,7 @@ from typing import Any
 
 from .bots import make_agent
 from .core import Agent
+from .core.rewards import win_shares
 from .policy import NumpyPolicy
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -23,12 +24,6 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1.0 - p) / trials + z * z / (4.0 * trials * trials)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def win_share(ranks: list[float], me: int) -> float:
-    """1/k if `me` is one of the k players sharing first place, else 0."""
-    best = min(ranks)
-    return 1.0 / sum(1 for r in ranks if r == best) if ranks[me] == best else 0.0
 
 
 @dataclass
@@ -83,5 +78,5 @@ def evaluate(
             seen = env.observe(agent_name)
             actor = agent if seat == me else bots[seat]
             env.step(actor.act(seen["observation"], seen["action_mask"]))
-        wins += win_share([env.infos[a]["rank"] for a in env.possible_agents], me)
+        wins += win_shares([env.infos[a]["rank"] for a in env.possible_agents])[me]
     return Result(baseline, num_players, games, wins)

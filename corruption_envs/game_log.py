@@ -13,12 +13,14 @@ Format, one JSON object a line (each line flushed as the game goes, so a quit ga
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 from . import env as make_env
 from . import game_module, list_games
 from .core import GameEnv
+from .core.rewards import winners
 
 FIX = "replay a whole file written by `python -m corruption_envs.play --log FILE`"
 TEXT, INT, OBJECT, LIST = "text", "an integer", "an object", "a list"
@@ -51,8 +53,8 @@ def results(env: GameEnv) -> dict[str, Any]:
     agents = env.possible_agents
     scores = {a: env.infos[a].get("score") for a in agents}
     ranks = {a: env.infos[a].get("rank") for a in agents}
-    best = min(r for r in ranks.values() if r is not None)
-    return {"scores": scores, "ranks": ranks, "winners": [a for a in agents if ranks[a] == best]}
+    first = winners([math.inf if r is None else r for r in ranks.values()])
+    return {"scores": scores, "ranks": ranks, "winners": [agents[i] for i in first]}
 
 
 class GameLog:

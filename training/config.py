@@ -1,38 +1,36 @@
 """The training config: defaults, YAML loading, `--set key=value` overrides, and validation.
 
-Every key is declared here with its default and what it accepts, so an unknown key or a bad value
-fails at start with a message naming it (and what is allowed) instead of an hour into a run.
-The game's own options (`env:` section) are checked by the game itself (`Rules.make_config`).
+Every key is declared here with its default and what it accepts, as the games declare their options
+(`corruption_envs.core.config.Option`, one system for both), so an unknown key or a bad value fails at
+start with a message naming it (and what is allowed) instead of an hour into a run. The game's own
+options (`env:` section) are checked by the game itself (`Rules.make_config`).
 """
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+import dataclasses
 from pathlib import Path
 from typing import Any, Callable
 
 import yaml
 
-
-class ConfigError(ValueError):
-    """A training config key or value that is not allowed."""
-
-
-@dataclass(frozen=True)
-class Key:
-    default: Any
-    check: Callable[[Any], bool]
-    allowed: str
+from corruption_envs.core.config import ConfigError, Option
+from corruption_envs.registry import rules_class
 
 
-def _int(lo: int, hi: int | None = None) -> Key:
+def Key(default: Any, check: Callable[[Any], bool], allowed: str) -> Option:  # noqa: N802 (the table's shorthand)
+    """A training key: its default, and a check with the description of what it accepts."""
+    return Option(default, check=check, allowed=allowed)
+
+
+def _int(lo: int, hi: int | None = None) -> Option:
     def check(v: Any) -> bool:
         return isinstance(v, int) and not isinstance(v, bool) and v >= lo and (hi is None or v <= hi)
 
     return Key(None, check, f"an integer >= {lo}" + (f" and <= {hi}" if hi is not None else ""))
 
 
-def _float(lo: float, hi: float, lo_open: bool = False) -> Key:
+def _float(lo: float, hi: float, lo_open: bool = False) -> Option:
     def check(v: Any) -> bool:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             return False
@@ -41,15 +39,15 @@ def _float(lo: float, hi: float, lo_open: bool = False) -> Key:
     return Key(None, check, f"a number in {'(' if lo_open else '['}{lo}, {hi}]")
 
 
-def _with(key: Key, default: Any) -> Key:
-    return Key(default, key.check, key.allowed)
+def _with(key: Option, default: Any) -> Option:
+    return dataclasses.replace(key, default=default)
 
 
-def _choice(default: Any, *choices: Any) -> Key:
-    return Key(default, lambda v: v in choices, f"one of {list(choices)}")
+def _choice(default: Any, *choices: Any) -> Option:
+    return Option(default, choices=choices)
 
 
-def _int_list(default: list[int]) -> Key:
+def _int_list(default: list[int]) -> Option:
     return Key(
         default,
         lambda v: isinstance(v, list) and len(v) > 0
@@ -73,8 +71,8 @@ def _mix(v: Any) -> bool:
     )
 
 
-# section -> key -> Key; the `env` section is free-form and validated by the game.
-SCHEMA: dict[str, dict[str, Key]] = {
+# section -> key -> Option; the `env` section is free-form and validated by the game.
+SCHEMA: dict[str, dict[str, Option]] = {
     "run": {
         "timesteps": _with(_int(1), 1_000_000),
         "seed": _with(_int(0), 0),
@@ -226,12 +224,10 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"config game={game!r} is not allowed; choose one of {list(corruption_envs.GAMES)}")
     for section, keys in SCHEMA.items():
         for k, key in keys.items():
-            value = config[section][k]
-            if not key.check(value):
-                raise ConfigError(f"config {section}.{k}={value!r} is not allowed; it must be {key.allowed}")
+            key.validate(f"{section}.{k}", config[section][k])
     if "num_players" in config["env"]:
         raise ConfigError("config env.num_players is not allowed; set run.players: [min, max] instead")
-    rules = corruption_envs.game_module(game).raw_env.rules_class
+    rules = rules_class(game)
     lo, hi = config["run"]["players"]
     if not rules.min_players <= lo <= hi <= rules.max_players:
         raise ConfigError(
@@ -353,7 +349,7 @@ def with_game_defaults(config: dict[str, Any]) -> dict[str, Any]:
     import corruption_envs
 
     if config.get("game") in corruption_envs.GAMES:
-        n = corruption_envs.game_module(config["game"]).raw_env.rules_class.default_players
+        n = rules_class(config["game"]).default_players
         if config["run"]["players"] is None:
             config["run"]["players"] = [n, n]
         if config["eval"]["num_players"] is None:

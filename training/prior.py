@@ -5,6 +5,18 @@ The learner's observation carries the prior bot's move as a one-hot tail over th
 adds a learned `prior_weight` times that one-hot to its logits, so at the start (logits near 0) it
 plays the bot's move most of the time and PPO learns where to depart from it. The critic reads the
 game observation only. Exported, the same sum runs in numpy (`NumpyPolicy(prior=...)`).
+
+Why the private SB3 hooks (`_build_mlp_extractor`, `_build`, `_get_action_dist_from_latent`; read in
+sb3-contrib 2.9.2 `common/maskable/policies.py`): the policy builds its MLP, `action_net` and optimizer
+inside its private `_build`, called from `__init__`, and turns the latent into logits in the private
+`_get_action_dist_from_latent` as `action_net(latent_pi)`, a plain Linear. The public knobs
+(`features_extractor_class`, `net_arch`, `activation_fn`, `share_features_extractor`, optimizer
+arguments) all act before that Linear, so none can add `prior_weight * one-hot` to the logits: routing
+the one-hot through `action_net` would learn a full matrix initialised near 0 (gain 0.01), not a bonus
+of `prior_weight` from the start; replacing `action_net` or the MLP after `__init__` would draw the
+initial weights in another order (other numbers for the same seed) and rename state-dict entries, so
+checkpoints written before would no longer load. `prior_weight` is created at the start of `_build` so
+that the optimizer SB3 builds there trains it (made after `__init__`, it would need a second optimizer).
 """
 from __future__ import annotations
 

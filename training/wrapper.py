@@ -20,15 +20,11 @@ import gymnasium as gym
 import numpy as np
 
 import corruption_envs
+from corruption_envs.bots import make_agent
 from corruption_envs.core import Agent, GameEnv, RandomAgent
-from corruption_envs.evaluation import win_share
+from corruption_envs.core.rewards import pairwise_points, win_shares
 
 from .pool import OpponentPool, SampledPolicy
-
-
-def pairwise_points(ranks: list[float], me: int) -> list[float]:
-    """Per seat: 1 if `me` finished above it, 1/2 if level, 0 if below (rank 1 = best)."""
-    return [1.0 if ranks[me] < r else 0.5 if ranks[me] == r else 0.0 for r in ranks]
 
 
 class SelfPlayEnv(gym.Env):
@@ -78,10 +74,9 @@ class SelfPlayEnv(gym.Env):
     def _heuristic(self, n: int, seat: int) -> Agent:
         key = (n, seat)
         if key not in self._heuristics:
-            module = corruption_envs.game_module(self.game)
             # seeded apart from self.rng, so making a bot does not shift the episodes' random draws
             seed = int(np.random.SeedSequence(self._bot_entropy, spawn_key=(n, seat)).generate_state(1)[0])
-            self._heuristics[key] = module.HeuristicAgent(self._envs[n], seed=seed)
+            self._heuristics[key] = make_agent("heuristic", self._envs[n], seed=seed)
         return self._heuristics[key]
 
     def _draw_opponent(self, n: int, seat: int) -> tuple[Agent, int | None, str]:
@@ -187,7 +182,7 @@ class SelfPlayEnv(gym.Env):
         ranks = [env.infos[a].get("rank", 0.0) for a in env.possible_agents]
         points = pairwise_points(ranks, me)
         return {
-            "win": win_share(ranks, me),
+            "win": win_shares(ranks)[me],
             "num_players": len(ranks),
             "opponents": [k for k in self.opponent_kinds if k != "learner"],
             # the trainer adds these to the pool's PFSP scores (the pool may live in another process)

@@ -1,8 +1,14 @@
-"""Declared, validated game configs: a bad key or value fails at once with a message naming it."""
+"""Declared, validated configs: a bad key or value fails at once with one line naming the key, the value
+and what is accepted. The games declare their options here and training declares its keys
+(training/config.py) with the same `Option`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
+
+
+class ConfigError(ValueError):
+    """A config key or value that is not allowed."""
 
 
 @dataclass(frozen=True)
@@ -10,21 +16,22 @@ class Option:
     """One config key: its default, and either the allowed values or a check with its description."""
 
     default: Any
-    doc: str
+    doc: str = ""
     choices: tuple | None = None
     check: Callable[[Any], bool] | None = None
     allowed: str = ""  # human description of what `check` accepts
 
     def validate(self, key: str, value: Any) -> None:
+        """ConfigError naming `key`, `value` and what is accepted when `value` is not allowed."""
         # of the choice's own type too: 0, 1 and 0.0 equal False/True but are not a yes/no answer
         if self.choices is not None and not any(
             type(value) is type(c) and value == c for c in self.choices
         ):
-            raise ValueError(
+            raise ConfigError(
                 f"config {key}={value!r} is not allowed; choose one of {list(self.choices)}"
             )
         if self.check is not None and not self.check(value):
-            raise ValueError(f"config {key}={value!r} is not allowed; {key} must be {self.allowed}")
+            raise ConfigError(f"config {key}={value!r} is not allowed; {key} must be {self.allowed}")
 
 
 def int_range(lo: int, hi: int) -> dict:
@@ -66,7 +73,7 @@ def resolve_config(
     """Defaults overlaid with `given`, every key and value checked."""
     unknown = sorted(set(given) - set(options))
     if unknown:
-        raise ValueError(
+        raise ConfigError(
             f"unknown config key(s) {unknown} for game {game!r}; known keys: {sorted(options)}"
         )
     config = {key: opt.default for key, opt in options.items()}

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..core import GameEnv, GameState, Rules
-from ..core.rewards import ranks
+from ..core.rewards import rank_points as points_of_rank, ranks
 
 ROLLOUTS = ("random", "heuristic")
 
@@ -19,7 +19,7 @@ ROLLOUTS = ("random", "heuristic")
 def rank_points(rules: Rules, state: GameState) -> list[float]:
     """Per seat at the end of a game: 1 for first, 0 for last, tied seats share their places."""
     n = rules.num_players
-    return [(n - r) / (n - 1) for r in ranks(rules.final_keys(state))]
+    return [points_of_rank(r, n) for r in ranks(rules.final_keys(state))]
 
 
 class Playout:

@@ -17,9 +17,9 @@ from benchmarks.tournament import (
     run_tournament,
     summarize,
     GameRecord,
-    win_shares,
     write_outputs,
 )
+from corruption_envs.core.rewards import win_shares
 from tests.benchmarks.toy_agents import TOY
 
 CORRUPTIA_CHAMPION = str(Path(__file__).parents[2] / "policies" / "corruptia" / "champion.npz")
@@ -157,12 +157,14 @@ def test_players_all_means_the_games_whole_range():
     assert player_counts(TOY, ["4", "2"]) == [4, 2]
 
 
-def test_save_games_writes_the_tournaments_own_first_games_with_their_pages(tmp_path, capsys):
+def test_save_games_writes_the_tournaments_own_first_games_with_their_pages(tmp_path, capsys, toy_game):
+    # the registered toy game: a log may name only a registered game, and its pages are quick to draw
+    # (every real game's page is tested in tests/test_pictures.py)
     from benchmarks.tournament import main
     from corruption_envs import play
 
     saved = tmp_path / "games"
-    assert main(["--game", "corruption", "--players", "3", "--agents", "random", "heuristic",
+    assert main(["--game", toy_game, "--players", "3", "--agents", "random", "heuristic",
                  "--games", "3", "--out", str(tmp_path / "out"), "--no-progress",
                  "--save-games", str(saved), "--save-count", "2"]) == 0
     assert "saved 2 games" in capsys.readouterr().out

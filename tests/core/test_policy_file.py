@@ -219,9 +219,10 @@ def test_a_bad_agent_spec_names_the_allowed_ones(spec, message):
     assert str(e.value).endswith(f"use {SPECS}")
 
 
-def test_heuristic_for_a_game_without_one_is_named(monkeypatch):
-    import corruption_envs
+def test_heuristic_for_a_game_without_one_is_named():
+    from tests.toy_game import registered
 
-    monkeypatch.setitem(corruption_envs.GAMES, "toy", "tests.core.toy")
-    with pytest.raises(ValueError, match="game 'toy' has no heuristic bot; use 'random' or a policy file"):
+    with registered("toy", "tests.core.toy"), pytest.raises(
+        ValueError, match="game 'toy' has no heuristic bot; use 'random' or a policy file"
+    ):
         make_agent("heuristic", toy_env())

@@ -6,7 +6,7 @@ env: {reward: rank}
 run: {timesteps: 600, seed: 0, players: [3, 5], checkpoint_every: 100000}
 ppo: {net_arch: [32, 32], batch_size: 128, n_epochs: 1}
 pool: {snapshot_every: 300, max_snapshots: 2, mix: {self: 0.4, heuristic: 0.4, random: 0.2}}
-eval: {every: 300, games: 8, final_games: 12, num_players: 4}
+eval: {every: 300, games: 8, final_games: 12, count_games: 8, num_players: 4}
 rllib: {train_batch_size: 400}
 """
 

@@ -67,7 +67,7 @@ def test_bad_env_config_names_the_problem(bad, message):
 
 def test_a_player_range_whose_spaces_differ_is_refused(monkeypatch):
     # a game whose action layout grows with the number of players: one module could not serve 2 and 4
-    import corruption_envs
+    from tests.toy_game import registered
     from tests.training import toygame
 
     class GrowingToyRules(toygame.MaskedToyRules):
@@ -76,10 +76,10 @@ def test_a_player_range_whose_spaces_differ_is_refused(monkeypatch):
             self.num_actions = 2 + self.num_players
 
     monkeypatch.setattr(toygame.raw_env, "rules_class", GrowingToyRules)
-    monkeypatch.setitem(corruption_envs.GAMES, "growing_toy", "tests.training.toygame")
-    with pytest.raises(ValueError, match="depend on the player count"):
-        env_creator("growing_toy", players=[2, 4])
-    assert env_creator("growing_toy", players=[3, 3]).players == (3, 3)
+    with registered("growing_toy"):
+        with pytest.raises(ValueError, match="depend on the player count"):
+            env_creator("growing_toy", players=[2, 4])
+        assert env_creator("growing_toy", players=[3, 3]).players == (3, 3)
     assert env_creator("corruptia", players=[3, 5]).players == (3, 5)  # one layout for 3-5 players
 
 

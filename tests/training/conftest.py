@@ -1,7 +1,5 @@
 import pytest
 
-import corruption_envs
-
 TOY_YAML = """\
 game: toy
 env: {num_rounds: 2}
@@ -12,12 +10,9 @@ eval: {every: 512, games: 20, final_games: 40, count_games: 10, num_players: 3, 
 """
 
 
-@pytest.fixture(scope="package", autouse=True)
-def toy_game():
-    """Register the toy game under the name 'toy' for the training code (for this folder only)."""
-    corruption_envs.register("toy", "tests.training.toygame")
-    yield
-    del corruption_envs.GAMES["toy"]
+@pytest.fixture(scope="module", autouse=True)
+def _toy_registered(toy_game):
+    """The training code takes the toy game by name (tests/conftest.py registers it)."""
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ def test_set_overrides_dotted_keys_and_parses_yaml_values(toy_config_file):
 @pytest.mark.parametrize("item, message", [
     ("ppo.learning_rat=1e-4", r"unknown config key 'ppo.learning_rat'.*learning_rate"),
     ("trainer.x=1", r"unknown config key 'trainer'.*known top-level keys"),
-    ("ppo.n_epochs=0", r"ppo.n_epochs=0 is not allowed; it must be an integer >= 1"),
+    ("ppo.n_epochs=0", r"ppo.n_epochs=0 is not allowed; ppo.n_epochs must be an integer >= 1"),
     ("ppo.activation=gelu", r"ppo.activation='gelu'.*one of \['tanh', 'relu'\]"),
     ("run.players=[1, 9]", r"run.players=\[1, 9\] is not allowed; toy takes 2 to 4 players"),
     ("pool.mix.bogus=1", r"pool.mix=.*is not allowed.*\{self, heuristic, random\}"),
@@ -59,7 +59,7 @@ def test_unknown_key_in_the_yaml_file_fails(tmp_path, toy_config_file):
 def test_cli_reports_a_bad_value_and_exits_2_before_training(toy_config_file, tmp_path, capsys):
     code = main(["--config", str(toy_config_file), "--set", "ppo.gamma=2", "--out", str(tmp_path / "r")])
     assert code == 2
-    assert "ppo.gamma=2 is not allowed; it must be a number in [0, 1]" in capsys.readouterr().err
+    assert "ppo.gamma=2 is not allowed; ppo.gamma must be a number in [0, 1]" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
 
 

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from corruption_envs.core.rewards import terminal_rewards
+from corruption_envs.core.rewards import pairwise_points, terminal_rewards, win_shares
 from training.pool import OpponentPool
-from training.wrapper import SelfPlayEnv, pairwise_points, win_share
+from training.wrapper import SelfPlayEnv
 
 
 def bots_only(mix=None):
@@ -74,7 +74,7 @@ def test_game_ending_on_an_opponents_move_still_pays_the_learner():
         keys = env.rules.final_keys(env.game_state)
         expected = terminal_rewards("win", keys, env.rules.scores(env.game_state))[0]
         assert reward == pytest.approx(expected) and reward != 0.0
-        assert info["win"] == win_share([env.infos[a]["rank"] for a in env.possible_agents], 0)
+        assert info["win"] == win_shares([env.infos[a]["rank"] for a in env.possible_agents])[0]
         checked += 1
     assert checked >= 5
 
@@ -113,8 +113,8 @@ def test_episode_end_reports_the_learners_points_against_each_snapshot_seat():
 
 def test_pairwise_points_and_shared_wins():
     assert pairwise_points([1.0, 2.0, 3.0], 1) == [0.0, 0.5, 1.0]
-    assert win_share([1.5, 1.5, 3.0], 0) == 0.5
-    assert win_share([1.0, 2.0, 3.0], 2) == 0.0
+    assert win_shares([1.5, 1.5, 3.0])[0] == 0.5
+    assert win_shares([1.0, 2.0, 3.0])[2] == 0.0
 
 
 def test_the_mask_reaches_maskable_ppo_and_it_never_plays_an_illegal_action():

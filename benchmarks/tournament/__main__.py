@@ -1,0 +1,4 @@
+"""python -m benchmarks.tournament"""
+from .cli import main
+
+raise SystemExit(main())
