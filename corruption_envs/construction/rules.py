@@ -1,14 +1,14 @@
 """The rules of Construction & Corruption (seed 002 with the rulings): turn flow, masks and effects."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
 from ..core import Option, Rules, int_range
 from . import codec, money
 from .cards import cut_and_paste, discard, draw
-from .codec import DECODE
+from .codec import ACTIONS
 from .hidden import resample_hidden
 from .observer import build_layout, observe
 from .picture import draw_table
@@ -32,6 +32,7 @@ class ConstructionRules(Rules):
     version = 0
     min_players = 3
     max_players = 7
+    actions = ACTIONS
     default_players = 4
     options = {
         "completion": Option(
@@ -73,7 +74,6 @@ class ConstructionRules(Rules):
     def __init__(self, config: dict[str, Any]) -> None:
         super().__init__(config)
         n = self.num_players
-        self.num_actions = codec.NUM_ACTIONS
         self.observation_layout = build_layout()
         self.threshold = COMPLETION_WORKERS[config["completion"]]
         self.secret = config["secret_gifts"]
@@ -83,14 +83,15 @@ class ConstructionRules(Rules):
         # action index arrays for this player count
         offs = range(1, n)
         self.gift_actions = [
-            np.array([codec.gift(i, k) for k in offs], np.intp) for i in range(len(GIFT_AMOUNTS))
+            np.array([ACTIONS.encode("gift", amount=i, seat=k) for k in offs], np.intp)
+            for i in range(len(GIFT_AMOUNTS))
         ]
-        self.vote_actions = np.array([codec.VOTE + k for k in range(n)] + [codec.OUTSIDER], np.intp)
-        self.merde_actions = np.array([codec.DEEP_MERDE + k - 1 for k in offs], np.intp)
-        self.red_actions = np.array([codec.RED_ALERT + k - 1 for k in offs], np.intp)
-        pairs = [i for i, (a, b) in enumerate(codec.PAIRS) if b < n]
-        self.revenue_actions = np.array([codec.REVENUE_QUEBEC + i for i in pairs], np.intp)
-        self.snitch_actions = np.array([codec.SNITCH + i for i in pairs], np.intp)
+        self.vote_actions = np.array([ACTIONS.encode("vote", seat=k) for k in range(n)] + [codec.OUTSIDER], np.intp)
+        self.merde_actions = np.array([ACTIONS.encode("deep_merde", seat=k) for k in offs], np.intp)
+        self.red_actions = np.array([ACTIONS.encode("red_alert", seat=k) for k in offs], np.intp)
+        pairs = [pair for pair in codec.PAIRS if pair[1] < n]
+        self.revenue_actions = np.array([ACTIONS.encode("revenue_quebec", pair=pair) for pair in pairs], np.intp)
+        self.snitch_actions = np.array([ACTIONS.encode("snitch", pair=pair) for pair in pairs], np.intp)
 
     # --- setup and turn flow ----------------------------------------------------------------------
     def new_game(self, rng: np.random.Generator) -> State:
@@ -378,27 +379,28 @@ class ConstructionRules(Rules):
                     mask[self.gift_actions[i]] = 1
 
     def apply(self, s: State, action: int) -> None:
-        kind, a, b = DECODE[action]
+        kind, f = ACTIONS.decode(action)
         p = s.actor
         n = s.n
         ph = s.phase
         if ph == PLACE:
-            if kind == codec.K_PLACE:
-                s.workers[a][p] += 1
+            if kind == "place":
+                c = f["contract"]
+                s.workers[c][p] += 1
                 s.to_place[p] -= 1
-                self._log(s, -1, f"player_{p} places a worker on contract {a} "
-                                 f"(of player_{s.owner[a]})")
-            elif kind == codec.K_GIFT:
-                self._gift(s, p, (p + b) % n, GIFT_AMOUNTS[a])
+                self._log(s, -1, f"player_{p} places a worker on contract {c} "
+                                 f"(of player_{s.owner[c]})")
+            elif kind == "gift":
+                self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
             else:
                 s.passed[p] = True
                 self._log(s, -1, f"player_{p} stops placing ({s.to_place[p]} worker(s) unplaced)")
             self._next_placer(s, (p + 1) % n)
         elif ph == VOTE:
-            if kind == codec.K_GIFT:
-                self._gift(s, p, (p + b) % n, GIFT_AMOUNTS[a])
+            if kind == "gift":
+                self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
             else:
-                s.votes[p] = n if kind == codec.K_OUTSIDER else (p + a) % n
+                s.votes[p] = n if kind == "outsider" else (p + f["seat"]) % n
                 self._log(s, -1, f"player_{p} casts a secret vote")
                 self._log(s, p, "you vote for " + ("the Outsider" if s.votes[p] == n
                                                     else f"player_{s.votes[p]}"))
@@ -409,18 +411,18 @@ class ConstructionRules(Rules):
                     return
             self._resolve_election(s)
         elif ph == MAYOR:
-            if kind == codec.K_PASS:
+            if kind == "pass":
                 self._log(s, -1, f"mayor player_{p} places nothing more")
                 self._extraction(s)
                 return
-            if kind == codec.K_CITY:
-                s.city[a] += 1
+            if kind == "city":
+                s.city[f["contract"]] += 1
                 s.city_left -= 1
-                self._log(s, -1, f"mayor player_{p} puts a city worker on contract {a}")
-            elif kind == codec.K_FESTIVAL:
-                s.festival[a] = 1
+                self._log(s, -1, f"mayor player_{p} puts a city worker on contract {f['contract']}")
+            elif kind == "festival":
+                s.festival[f["contract"]] = 1
                 s.fest_left -= 1
-                self._log(s, -1, f"mayor player_{p} puts a festival on contract {a}")
+                self._log(s, -1, f"mayor player_{p} puts a festival on contract {f['contract']}")
             else:
                 discard(s, p, BIG_PAPA)
                 arches = FESTIVAL_PIECES - sum(s.festival) - s.fest_left
@@ -431,19 +433,19 @@ class ConstructionRules(Rules):
                                  "city workers")
             self._check_mayor_done(s)
         elif ph == CARDS:
-            if kind == codec.K_PASS:
+            if kind == "pass":
                 s.passes += 1
                 self._log(s, -1, f"player_{p} plays no card")
-            elif kind == codec.K_GIFT:
-                self._gift(s, p, (p + b) % n, GIFT_AMOUNTS[a])
+            elif kind == "gift":
+                self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
                 s.passes = 0
             else:
-                self._play_card(s, p, kind, a, b)
+                self._play_card(s, p, kind, f)
                 s.passes = 0
             self._next_card_player(s, (p + 1) % n)
         elif ph == PAY:
             logos = s.logos[p]
-            if kind == codec.K_PAY_PERCENT:
+            if kind == "pay_percent":
                 money.reveal(s, p)
                 s.paid_percent[p] = True
                 self._log(s, -1, f"player_{p} shows ${s.cash[p] * 10}k and pays 10% per logo")
@@ -469,48 +471,50 @@ class ConstructionRules(Rules):
         else:
             self._log(s, -1, f"player_{giver} gives ${amount * 10}k to player_{receiver}")
 
-    def _play_card(self, s: State, p: int, kind: int, a: int, b: int) -> None:
+    def _play_card(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
         n = s.n
-        if kind == codec.K_CUT:
-            q = (p + a) % n
+        if kind == "cut_and_paste":
+            q = (p + f["seat"]) % n
             card = cut_and_paste(s, p, q)
             s.cut_used = True
             self._log(s, -1, f"player_{p} plays Cut & Paste on player_{q} and takes a random card")
             self._log(s, p, f"you take {CARD_NAMES[card]} from player_{q}")
             self._log(s, q, f"player_{p} takes your {CARD_NAMES[card]}")
             return
-        if kind == codec.K_MERDE:
-            q = (p + a) % n
+        if kind == "deep_merde":
+            q = (p + f["seat"]) % n
             discard(s, p, DEEP_MERDE)
             s.merde[q] = True
             self._corrupt(s, q)
             self._log(s, -1, f"player_{p} plays Deep Merde on player_{q}: black dice, +1 Corruption "
                              "on each of their contracts")
-        elif kind == codec.K_GREVE:
+        elif kind == "la_greve":
             discard(s, p, LA_GREVE)
             self._log(s, -1, f"player_{p} plays La Greve (nothing happens)")
-        elif kind == codec.K_RED:
-            q = (p + a) % n
+        elif kind == "red_alert":
+            q = (p + f["seat"]) % n
             discard(s, p, RED_ALERT)
             s.red[q] = s.red[p] = True
             self._log(s, -1, f"player_{p} plays Red Alert on player_{q}: both roll red dice")
-        elif kind == codec.K_REVENUE:
+        elif kind == "revenue_quebec":
             discard(s, p, REVENUE_QUEBEC)
-            for q in ((p + a) % n, (p + b) % n):
+            for q in ((p + a) % n for a in f["pair"]):
                 money.reveal(s, q)
                 self._corrupt(s, q)
                 self._log(s, -1, f"Revenue Quebec (player_{p}) counts player_{q}'s cash: "
                                  f"${s.cash[q] * 10}k; +1 Corruption on each of their contracts")
-        elif kind == codec.K_SPIC:
+        elif kind == "spic_n_span":
+            c = f["contract"]
             discard(s, p, SPIC_N_SPAN)
-            s.corruption[a] = max(0, s.corruption[a] - SPIC_N_SPAN_REMOVES)
-            self._log(s, -1, f"player_{p} plays Spic 'n Span on contract {a}")
+            s.corruption[c] = max(0, s.corruption[c] - SPIC_N_SPAN_REMOVES)
+            self._log(s, -1, f"player_{p} plays Spic 'n Span on contract {c}")
         else:
             discard(s, p, SNITCH)
-            for q in ((p + a) % n, (p + b) % n):
+            q1, q2 = ((p + a) % n for a in f["pair"])
+            for q in (q1, q2):
                 self._corrupt(s, q)
-            self._log(s, -1, f"player_{p} plays Stooleur/Snitch on player_{(p + a) % n} and "
-                             f"player_{(p + b) % n}: +1 Corruption on each of their contracts")
+            self._log(s, -1, f"player_{p} plays Stooleur/Snitch on player_{q1} and "
+                             f"player_{q2}: +1 Corruption on each of their contracts")
 
     @staticmethod
     def _corrupt(s: State, q: int) -> None:
@@ -540,14 +544,6 @@ class ConstructionRules(Rules):
 
     def resample_hidden(self, s: State, player: int, rng: np.random.Generator) -> State:
         return resample_hidden(self, s, player, rng)
-
-    def action_name(self, action: int, state: State | None = None) -> str:
-        if state is None or state.actor < 0:
-            return codec.action_name(action)
-        p, n = state.actor, state.n
-        return codec.action_name(
-            action, lambda k: "myself" if k == 0 else (f"player_{(p + k) % n}" if k < n else f"seat +{k}")
-        )
 
     def render(self, s: State, player: int | None = None) -> str:
         return render(self, s, player)

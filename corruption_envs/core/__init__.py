@@ -1,4 +1,5 @@
 """What all three games share: the rules contract, the AEC adapter, configs, layouts, errors, bots."""
+from .actions import ActionBlock, ActionLayout
 from .aec import GameEnv, make_env_class
 from .agents import Agent, RandomAgent
 from .config import Option, int_range
@@ -7,6 +8,8 @@ from .layout import Layout
 from .rules import GameState, Rules
 
 __all__ = [
+    "ActionBlock",
+    "ActionLayout",
     "Agent",
     "GameEnv",
     "GameOverError",

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from .actions import ActionLayout
 from .config import COMMON_OPTIONS, Option, int_range, resolve_config
 from .layout import Layout
 
@@ -28,8 +29,8 @@ class GameState(Protocol):
 class Rules(ABC):
     """One game's rules for one config.
 
-    Subclasses set the class attributes and implement the abstract methods. `__init__` must build
-    `self.observation_layout` and set `self.num_actions`.
+    Subclasses set the class attributes (`actions`, the game's `ActionLayout`, among them) and implement
+    the abstract methods. `__init__` must build `self.observation_layout`.
     """
 
     name: ClassVar[str]
@@ -40,12 +41,15 @@ class Rules(ABC):
     # Rule variants of this game (see docs/rules/<game>.md); reward etc. are added by `make_config`.
     options: ClassVar[dict[str, Option]] = {}
 
+    actions: ClassVar[ActionLayout]  # every action index, named (the same at every player count)
     num_actions: int
     observation_layout: Layout
 
     def __init__(self, config: dict[str, Any]) -> None:
         self.config = config
         self.num_players: int = config["num_players"]
+        if hasattr(self, "actions"):
+            self.num_actions = self.actions.size
 
     @classmethod
     def all_options(cls) -> dict[str, Option]:
@@ -104,9 +108,9 @@ class Rules(ABC):
         The new state's future chance draws from `rng`.
         """
 
-    @abstractmethod
     def action_name(self, action: int, state: GameState | None = None) -> str:
         """A readable name of `action`; with `state`, filled in with what it refers to there."""
+        return self.actions.name(action, state)
 
     @abstractmethod
     def render(self, state: GameState, player: int | None = None) -> str:

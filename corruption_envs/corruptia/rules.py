@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from ..core import Option, Rules
-from .codec import BOARD, CRONY_WORKER, Codec
+from .codec import (
+    ACTIONS, BLACKMAIL, BOARD, CELL0, CRONY_WORKER, KEEP_HAND, OFFER, PASS_ACTION, VOTE0, WORKER0,
+)
 from .geometry import radius
 from .observer import MAX_SLOTS, SLOT_FEATURES, Observer
 from .picture import draw_table
@@ -30,10 +32,6 @@ from .tables import (
     TRIANGLE_SIZE, WORKERS_PER_BILL, card_label,
 )
 
-# What a card action does in each phase.
-CARD_VERBS = {BILL: "propose", SWAP_GIVE: "give up", SWAP_TAKE: "take from the discard zone",
-              DISCARD: "discard (no bill can be staffed)"}
-
 # Results of the last vote, for the public record.
 NO_RESULT, APPROVED, REJECTED, APPROVED_BY_COIN, REJECTED_BY_COIN = range(5)
 
@@ -48,6 +46,7 @@ class CorruptiaRules(Rules):
     version = 0
     min_players = 3
     max_players = 5
+    actions = ACTIONS
     default_players = 4
     options = {
         "vote_offers": Option(
@@ -62,8 +61,6 @@ class CorruptiaRules(Rules):
         super().__init__(config)
         self.grid = BOARD  # one board and action layout for every count (codec.py)
         self.reach = radius(self.num_players)  # no bill of an n-player game lies further out
-        self.codec = Codec(self.grid)
-        self.num_actions = self.codec.num_actions
         self.neighbours = self.grid.neighbours
         self.observer = Observer(self)
         self.observation_layout = self.observer.layout
@@ -221,7 +218,6 @@ class CorruptiaRules(Rules):
 
     def legal_mask(self, s: CorruptiaState) -> np.ndarray:
         m = np.zeros(self.num_actions, np.int8)
-        cd = self.codec
         p = s.actor
         phase = s.phase
         if phase == BILL:
@@ -238,26 +234,26 @@ class CorruptiaRules(Rules):
             need, reserve = NEED[s.bill], s.reserve[p]
             for cell, a1, a2, a3 in s.candidates:
                 if deficit(need, a1, a2, a3) <= reserve:
-                    m[cd.cell0 + cell] = 1
+                    m[CELL0 + cell] = 1
         elif phase == WORKER:
             need, cell_card, officials, pending = s.need, s.cell_card, s.officials, s.pending
             for d, j in enumerate(self.neighbours[s.cell]):
                 if j >= 0 and cell_card[j] >= 0 and need[INCOME[cell_card[j]]] > 0 \
                         and officials[j] > pending.get(j, 0):
-                    m[cd.worker0 + d] = 1
+                    m[WORKER0 + d] = 1
             if s.reserve[p] > 0:
-                m[cd.worker0 + CRONY_WORKER] = 1
+                m[WORKER0 + CRONY_WORKER] = 1
         elif phase == NEGOTIATE:
-            m[cd.pass_action] = 1
+            m[PASS_ACTION] = 1
             for a in self._negotiation_moves(s, p):
                 m[a] = 1
         elif phase == VOTE:
-            m[cd.vote0 + YES] = m[cd.vote0 + NO] = 1
+            m[VOTE0 + YES] = m[VOTE0 + NO] = 1
             if s.tokens[p] > 0:  # only those with Citizen Support Tokens can be absent
-                m[cd.vote0 + ABSENT] = 1
+                m[VOTE0 + ABSENT] = 1
         elif phase == SWAP_GIVE:
             m[s.hands[p]] = 1
-            m[cd.keep_hand] = 1
+            m[KEEP_HAND] = 1
         elif phase == SWAP_TAKE:
             m[s.discard] = 1
             m[s.given] = 0  # "draw another": not the card just given up
@@ -267,15 +263,15 @@ class CorruptiaRules(Rules):
 
     def _negotiation_moves(self, s: CorruptiaState, p: int) -> list[int]:
         """p's legal blackmails and offers (passing is always legal)."""
-        cd, n = self.codec, s.n
+        n = s.n
         moves = []
         held, tokens, blackmail = s.held[p], s.tokens, s.blackmail
         for k in range(1, n):
             t = (p + k) % n
             # one blackmail per target per turn; none on a player without tokens
             if held[t] and tokens[t] > 0 and blackmail[t] is None:
-                moves.append(cd.blackmail(k, YES))
-                moves.append(cd.blackmail(k, NO))
+                moves.append(BLACKMAIL[k, YES])
+                moves.append(BLACKMAIL[k, NO])
         if self.config["vote_offers"]:
             promised = [0, 0]
             for f, _, item, _ in s.offers:
@@ -288,12 +284,12 @@ class CorruptiaRules(Rules):
                     continue
                 for item in (CRONY, TOKEN):
                     if spare[item] > 0:
-                        moves.append(cd.offer(k, item, YES))
-                        moves.append(cd.offer(k, item, NO))
+                        moves.append(OFFER[k, item, YES])
+                        moves.append(OFFER[k, item, NO])
         return moves
 
     def apply(self, s: CorruptiaState, action: int) -> None:
-        phase, p, cd = s.phase, s.actor, self.codec
+        phase, p = s.phase, s.actor
         if phase == BILL:
             s.bill = action
             s.hands[p].remove(action)
@@ -305,18 +301,18 @@ class CorruptiaRules(Rules):
             if s.events is not None:
                 s.events.append((-1, f"player_{p} proposes {card_label(action)}"))
         elif phase == CELL:
-            s.cell = action - cd.cell0
+            s.cell = action - CELL0
             self.observer.show_bill(s, s.cell, s.bill, proposed=True)
             s.phase = WORKER
             if s.events is not None:
                 r, c = self.grid.coords[s.cell]
                 s.events.append((-1, f"player_{p} places it at cell ({r}, {c})"))
         elif phase == WORKER:
-            self._take_worker(s, p, action - cd.worker0)
+            self._take_worker(s, p, action - WORKER0)
         elif phase == NEGOTIATE:
             self._negotiate(s, p, action)
         elif phase == VOTE:
-            s.votes[p] = action - cd.vote0
+            s.votes[p] = action - VOTE0
             if s.events is not None:
                 s.events.append((-1, f"player_{p} has voted"))
                 s.events.append((p, f"you vote {VOTE_NAMES[s.votes[p]]}"))
@@ -324,7 +320,7 @@ class CorruptiaRules(Rules):
             if s.actor == s.proposer:
                 self._resolve(s)
         elif phase == SWAP_GIVE:
-            if action == cd.keep_hand:
+            if action == KEEP_HAND:
                 if s.events is not None:
                     s.events.append((-1, f"player_{p} keeps their hand"))
                 self._next_swap(s)
@@ -389,22 +385,22 @@ class CorruptiaRules(Rules):
             self._skip_forced_passes(s)
 
     def _negotiate(self, s: CorruptiaState, p: int, action: int) -> None:
-        kind, *args = self.codec.decode(action)
+        kind, f = ACTIONS.decode(action)
         if kind == "pass":
             s.passes += 1
             if s.events is not None:
                 s.events.append((-1, f"player_{p} passes"))
         elif kind == "blackmail":
-            k, demand = args
-            t = (p + k) % s.n
+            demand = f["demand"]
+            t = (p + f["offset"]) % s.n
             s.held[p][t] = False  # a used card leaves the game whatever happens
             s.blackmail[t] = (p, demand)
             s.passes = 0
             if s.events is not None:
                 s.events.append((-1, f"player_{p} blackmails player_{t}: vote {VOTE_NAMES[demand]}"))
         else:
-            k, item, vote = args
-            t = (p + k) % s.n
+            item, vote = f["item"], f["vote"]
+            t = (p + f["offset"]) % s.n
             s.offers.append((p, t, item, vote))
             s.offered[p][t] = True
             s.passes = 0
@@ -569,21 +565,6 @@ class CorruptiaRules(Rules):
                     choices = 3 if s.tokens[q] > 0 else 2
                     new.votes[q] = int(rng.integers(choices))
         return new
-
-    def action_name(self, action: int, state: CorruptiaState | None = None) -> str:
-        name = self.codec.name(action)
-        if state is None or state.phase == OVER:
-            return name
-        kind, *args = self.codec.decode(action)
-        if kind == "card" and state.phase in CARD_VERBS:
-            name = f"{CARD_VERBS[state.phase]} {card_label(action)}"
-        elif kind in ("blackmail", "offer"):
-            name += f" (player_{(state.actor + args[0]) % state.n})"
-        elif kind == "worker" and args[0] != CRONY_WORKER and state.cell >= 0:
-            j = self.neighbours[state.cell][args[0]]
-            if j >= 0 and state.cell_card[j] >= 0:
-                name += f" ({card_label(state.cell_card[j])})"
-        return name
 
     def render(self, s: CorruptiaState, player: int | None = None) -> str:
         return render_state(self, s, player)

@@ -12,8 +12,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import Option, Rules
-from . import codec
-from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, NUM_ACTIONS, PLAY, REMOVE, SWISS
+from .codec import ACTIONS, ASSIGN, DECLINE, KILL, KILL_SLOTS, NUM_ACTIONS, PLAY, REMOVE, SWISS
 from .observer import Observer
 from .picture import draw_table
 from .render import render_state
@@ -79,6 +78,7 @@ class CorruptionRules(Rules):
     version = 0
     min_players = 3
     max_players = 7
+    actions = ACTIONS
     default_players = 4
     options: ClassVar[dict[str, Option]] = {
         "reporter_may_decline": Option(
@@ -91,7 +91,6 @@ class CorruptionRules(Rules):
 
     def __init__(self, config: dict[str, Any]) -> None:
         super().__init__(config)
-        self.num_actions = NUM_ACTIONS
         self.observer = Observer(self.num_players)
         self.observation_layout = self.observer.layout
         self.may_decline: bool = config["reporter_may_decline"]
@@ -184,9 +183,10 @@ class CorruptionRules(Rules):
         if s.phase == CORRUPTION:
             self._place(s, action)
         elif s.phase == SWISS_STEP:
-            self._assign(s, action - ASSIGN)
+            self._assign(s, ACTIONS.decode(action)[1]["contract"])
         elif s.phase == HIT_STEP:
-            self._kill(s, *divmod(action - KILL, KILL_SLOTS))
+            f = ACTIONS.decode(action)[1]
+            self._kill(s, f["seat"], f["slot"])
         elif s.phase == REPORTER_STEP:
             self._remove(s, action)
         else:
@@ -197,8 +197,9 @@ class CorruptionRules(Rules):
     # --- Phase II ------------------------------------------------------------------------------------
     def _place(self, s: CorruptionState, action: int) -> None:
         p = s.to_act
-        if action < SWISS:
-            kind, c = divmod(action - PLAY, NUM_CONTRACTS)
+        block, f = ACTIONS.decode(action)
+        if block == "play":
+            kind, c = f["kind"], f["contract"]
             card = self._card_of_kind(s, p, kind)
             loc = CONTRACT
             on_contracts = int(s.on_contracts[p]) + 1
@@ -210,7 +211,7 @@ class CorruptionRules(Rules):
             else:
                 s.hidden[p][c] += 1
         else:
-            card, c = divmod(action - SWISS, NUM_BODIES)
+            card, c = f["bribe"], f["body"]
             kind = card
             loc = ON_SWISS  # always face-down
             faceup = False
@@ -413,11 +414,12 @@ class CorruptionRules(Rules):
     def _remove(self, s: CorruptionState, action: int) -> None:
         p, card = s.queue[s.qpos]
         c = int(s.where[p, card])
-        if action == DECLINE:
+        block, f = ACTIONS.decode(action)
+        if block == "decline":
             if s.events is not None:
                 say(s, -1, f"player_{p}'s Reporter on {CONTRACT_NAMES[c]} removes nothing")
         else:
-            rel, bribe = divmod(action - REMOVE, NUM_BRIBES)
+            rel, bribe = f["seat"], f["bribe"]
             q = (p + rel) % self.num_players
             s.loc[q, bribe] = HAND
             s.where[q, bribe] = -1
@@ -556,16 +558,6 @@ class CorruptionRules(Rules):
         if loc == USED:
             return -1
         return seq if seq >= 0 else 1 << 20
-
-    def action_name(self, action: int, state: CorruptionState | None = None) -> str:
-        if state is None or state.phase == OVER:
-            return codec.static_name(action)
-        p = state.to_act
-        name = codec.static_name(action, p, self.num_players)
-        if codec.decode(action)[0] == "play":
-            up = state.on_contracts[p] < state.round + 1
-            name += " (face-up)" if up else " (face-down)"
-        return name
 
     def render(self, s: CorruptionState, player: int | None = None) -> str:
         return render_state(self, s, player)

@@ -9,7 +9,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from corruption_envs.core import Layout, Option, Rules, int_range, make_env_class
+from corruption_envs.core import ActionLayout, Layout, Option, Rules, int_range, make_env_class
+
+ACTIONS = ActionLayout()
+ACTIONS.add("check", "check")
+ACTIONS.add("raise", "raise")  # +1 chip: the action index is the chips added
 
 
 @dataclass
@@ -27,11 +31,11 @@ class ToyRules(Rules):
     min_players = 2
     max_players = 4
     default_players = 3
+    actions = ACTIONS
     options = {"num_rounds": Option(2, "laps of the table", **int_range(1, 5))}
 
     def __init__(self, config):
         super().__init__(config)
-        self.num_actions = 2
         self.observation_layout = lay = Layout()
         lay.add("my_card", 5)
         lay.add("chips", (self.max_players, 6))
@@ -79,9 +83,6 @@ class ToyRules(Rules):
         new.rng = rng
         new.cards = [s.cards[p] if p == player else int(rng.integers(5)) for p in range(self.num_players)]
         return new
-
-    def action_name(self, action, state=None):
-        return ("check", "raise")[action]
 
     def render(self, s, player=None):
         cards = [c if player in (None, p) else "?" for p, c in enumerate(s.cards)]
