@@ -5,7 +5,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..core import Option, Rules, int_range
+from ..core import EventLog, Option, Rules, int_range
 from . import codec, money
 from .cards import cut_and_paste, discard, draw
 from .codec import ACTIONS
@@ -97,8 +97,7 @@ class ConstructionRules(Rules):
     def new_game(self, rng: np.random.Generator) -> State:
         n = self.num_players
         s = State(rng, n)
-        if self.config["record_events"]:
-            s.events = []
+        s.events = EventLog.for_config(self.config)
         s.stack = [int(c) for c in rng.permutation(C)]
         s.stack_hidden = C
         cards = [t for t, k in enumerate(CARD_COUNTS) for _ in range(k)]
@@ -112,12 +111,14 @@ class ConstructionRules(Rules):
         rolling = list(range(self.num_players))
         while True:
             totals = s.rng.integers(1, DIE_FACES + 1, (len(rolling), SETUP_DICE)).sum(axis=1)
-            self._log(s, -1, "setup roll: " + ", ".join(
-                f"player_{p} {int(t)}" for p, t in zip(rolling, totals)))
+            if s.events is not None:
+                s.events.say(-1, "setup roll: " + ", ".join(
+                    f"player_{p} {int(t)}" for p, t in zip(rolling, totals)))
             best = totals.max()
             rolling = [p for p, t in zip(rolling, totals) if t == best]
             if len(rolling) == 1:
-                self._log(s, -1, f"player_{rolling[0]} takes the First Player card")
+                if s.events is not None:
+                    s.events.say(-1, f"player_{rolling[0]} takes the First Player card")
                 return rolling[0]
 
     def _begin_turn(self, s: State) -> None:
@@ -125,7 +126,8 @@ class ConstructionRules(Rules):
         n, y = s.n, s.turn
         if self.config["first_player_passes"] and y > 0:
             s.first = (s.first + 1) % n
-        self._log(s, -1, f"--- {YEARS[y]}: Construction ---")
+        if s.events is not None:
+            s.events.say(-1, f"--- {YEARS[y]}: Construction ---")
         for k in range(n):
             p = (s.first + k) % n
             if not s.stack:
@@ -137,7 +139,8 @@ class ConstructionRules(Rules):
                 s.stack_hidden -= 1
             s.owner[c] = p
             s.workers[c][p] += 1  # the pylon's worker, which stays while the contract is held
-            self._log(s, -1, f"player_{p} takes contract {c}")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} takes contract {c}")
         self._pay_contracts(s)
         for c in range(C):
             if s.owner[c] >= 0:
@@ -154,7 +157,8 @@ class ConstructionRules(Rules):
             k = s.contracts_of(p)
             if k:
                 money.income(s, p, PAY_PER_CONTRACT * k)
-                self._log(s, -1, f"player_{p} is paid ${PAY_PER_CONTRACT * k * 10}k for {k} contract(s)")
+                if s.events is not None:
+                    s.events.say(-1, f"player_{p} is paid ${PAY_PER_CONTRACT * k * 10}k for {k} contract(s)")
 
     def _next_placer(self, s: State, start: int) -> None:
         """The next seat from `start` still placing in the Corruption phase, or the phase's end."""
@@ -176,13 +180,15 @@ class ConstructionRules(Rules):
             if s.to_place[p]:
                 due = VACATION_PAY * s.to_place[p]
                 paid = money.pay(s, p, due)
-                self._log(s, -1, f"player_{p} pays ${paid * 10}k vacation pay for "
-                                 f"{s.to_place[p]} unplaced worker(s)")
+                if s.events is not None:
+                    s.events.say(-1, f"player_{p} pays ${paid * 10}k vacation pay for "
+                                     f"{s.to_place[p]} unplaced worker(s)")
         s.phase = VOTE
         s.votes = [-1] * s.n
         s.gifts_left = [self.max_gifts] * s.n
         s.actor = s.first
-        self._log(s, -1, f"--- {YEARS[s.turn]}: Election ---")
+        if s.events is not None:
+            s.events.say(-1, f"--- {YEARS[s.turn]}: Election ---")
 
     def _resolve_election(self, s: State) -> None:
         n = s.n
@@ -193,8 +199,9 @@ class ConstructionRules(Rules):
         s.last_ballots = s.votes[:]
         best = max(counts)
         top = [i for i in range(n + 1) if counts[i] == best]
-        self._log(s, -1, "votes revealed: " + ", ".join(
-            f"player_{p} -> {'Outsider' if v == n else f'player_{v}'}" for p, v in enumerate(s.votes)))
+        if s.events is not None:
+            s.events.say(-1, "votes revealed: " + ", ".join(
+                f"player_{p} -> {'Outsider' if v == n else f'player_{v}'}" for p, v in enumerate(s.votes)))
         s.votes = [-1] * n
         if len(top) == 1 and top[0] < n:
             m = top[0]
@@ -204,12 +211,14 @@ class ConstructionRules(Rules):
             s.fest_left = festivals(n)
             s.phase = MAYOR
             s.actor = m
-            self._log(s, -1, f"player_{m} is elected mayor and receives a Key to the City")
+            if s.events is not None:
+                s.events.say(-1, f"player_{m} is elected mayor and receives a Key to the City")
             self._check_mayor_done(s)
         else:
             s.last_mayor = -1
             why = "a tie" if len(top) > 1 else "the Outsider wins"
-            self._log(s, -1, f"failed election ({why}): Investigation")
+            if s.events is not None:
+                s.events.say(-1, f"failed election ({why}): Investigation")
             self._start_investigation(s)
 
     def _check_mayor_done(self, s: State) -> None:
@@ -226,7 +235,8 @@ class ConstructionRules(Rules):
         s.phase = CARDS
         s.passes = 0
         s.gifts_left = [self.max_gifts if self.investigation_gifts else 0] * s.n
-        self._log(s, -1, f"--- {YEARS[s.turn]}: Investigation ---")
+        if s.events is not None:
+            s.events.say(-1, f"--- {YEARS[s.turn]}: Investigation ---")
         self._next_card_player(s, s.first)
 
     @staticmethod
@@ -274,8 +284,9 @@ class ConstructionRules(Rules):
             s.paid_percent[p] = False
             if logos:
                 s.payments_left.append(p)
-            self._log(s, -1, f"player_{p} rolls {dice} dice ({red} red, {dice - red} "
-                             f"{'black' if s.merde[p] else 'white'}): {logos} logo(s)")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} rolls {dice} dice ({red} red, {dice - red} "
+                                 f"{'black' if s.merde[p] else 'white'}): {logos} logo(s)")
         if s.payments_left:
             s.phase = PAY
             s.actor = s.payments_left[0]
@@ -284,7 +295,8 @@ class ConstructionRules(Rules):
 
     def _extraction(self, s: State) -> None:
         n = s.n
-        self._log(s, -1, f"--- {YEARS[s.turn]}: Extraction ---")
+        if s.events is not None:
+            s.events.say(-1, f"--- {YEARS[s.turn]}: Extraction ---")
         for c in range(C):
             p = s.owner[c]
             if p < 0 or s.festival[c] or sum(s.workers[c]) + s.city[c] < self.threshold:
@@ -293,9 +305,11 @@ class ConstructionRules(Rules):
             s.corruption[c] = 0
             s.stack.append(c)
             card = draw(s, p)
-            self._log(s, -1, f"contract {c} of player_{p} is completed; player_{p} draws a card")
+            if s.events is not None:
+                s.events.say(-1, f"contract {c} of player_{p} is completed; player_{p} draws a card")
             if card >= 0:
-                self._log(s, p, f"you draw {CARD_NAMES[card]}")
+                if s.events is not None:
+                    s.events.say(p, f"you draw {CARD_NAMES[card]}")
         for c in range(C):
             s.workers[c] = [0] * n
             if s.owner[c] >= 0:
@@ -310,7 +324,8 @@ class ConstructionRules(Rules):
         if s.turn < NUM_TURNS:
             self._begin_turn(s)
             return
-        self._log(s, -1, "--- Fin: the final pay ---")
+        if s.events is not None:
+            s.events.say(-1, "--- Fin: the final pay ---")
         self._pay_contracts(s)
         s.phase = OVER
         s.actor = -1
@@ -388,22 +403,25 @@ class ConstructionRules(Rules):
                 c = f["contract"]
                 s.workers[c][p] += 1
                 s.to_place[p] -= 1
-                self._log(s, -1, f"player_{p} places a worker on contract {c} "
-                                 f"(of player_{s.owner[c]})")
+                if s.events is not None:
+                    s.events.say(-1, f"player_{p} places a worker on contract {c} "
+                                     f"(of player_{s.owner[c]})")
             elif kind == "gift":
                 self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
             else:
                 s.passed[p] = True
-                self._log(s, -1, f"player_{p} stops placing ({s.to_place[p]} worker(s) unplaced)")
+                if s.events is not None:
+                    s.events.say(-1, f"player_{p} stops placing ({s.to_place[p]} worker(s) unplaced)")
             self._next_placer(s, (p + 1) % n)
         elif ph == VOTE:
             if kind == "gift":
                 self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
             else:
                 s.votes[p] = n if kind == "outsider" else (p + f["seat"]) % n
-                self._log(s, -1, f"player_{p} casts a secret vote")
-                self._log(s, p, "you vote for " + ("the Outsider" if s.votes[p] == n
-                                                    else f"player_{s.votes[p]}"))
+                if s.events is not None:
+                    s.events.say(-1, f"player_{p} casts a secret vote")
+                    s.events.say(p, "you vote for " + ("the Outsider" if s.votes[p] == n
+                                                        else f"player_{s.votes[p]}"))
             for k in range(1, n + 1):
                 q = (p + k) % n
                 if s.votes[q] < 0:
@@ -412,30 +430,35 @@ class ConstructionRules(Rules):
             self._resolve_election(s)
         elif ph == MAYOR:
             if kind == "pass":
-                self._log(s, -1, f"mayor player_{p} places nothing more")
+                if s.events is not None:
+                    s.events.say(-1, f"mayor player_{p} places nothing more")
                 self._extraction(s)
                 return
             if kind == "city":
                 s.city[f["contract"]] += 1
                 s.city_left -= 1
-                self._log(s, -1, f"mayor player_{p} puts a city worker on contract {f['contract']}")
+                if s.events is not None:
+                    s.events.say(-1, f"mayor player_{p} puts a city worker on contract {f['contract']}")
             elif kind == "festival":
                 s.festival[f["contract"]] = 1
                 s.fest_left -= 1
-                self._log(s, -1, f"mayor player_{p} puts a festival on contract {f['contract']}")
+                if s.events is not None:
+                    s.events.say(-1, f"mayor player_{p} puts a festival on contract {f['contract']}")
             else:
                 discard(s, p, BIG_PAPA)
                 arches = FESTIVAL_PIECES - sum(s.festival) - s.fest_left
                 meeples = CITY_WORKER_PIECES - sum(s.city) - s.city_left
                 s.fest_left += min(BIG_PAPA_FESTIVALS, arches)
                 s.city_left += min(BIG_PAPA_CITY_WORKERS, meeples)
-                self._log(s, -1, f"mayor player_{p} plays Big Papa: one more festival and two more "
-                                 "city workers")
+                if s.events is not None:
+                    s.events.say(-1, f"mayor player_{p} plays Big Papa: one more festival and two more "
+                                     "city workers")
             self._check_mayor_done(s)
         elif ph == CARDS:
             if kind == "pass":
                 s.passes += 1
-                self._log(s, -1, f"player_{p} plays no card")
+                if s.events is not None:
+                    s.events.say(-1, f"player_{p} plays no card")
             elif kind == "gift":
                 self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
                 s.passes = 0
@@ -448,11 +471,13 @@ class ConstructionRules(Rules):
             if kind == "pay_percent":
                 money.reveal(s, p)
                 s.paid_percent[p] = True
-                self._log(s, -1, f"player_{p} shows ${s.cash[p] * 10}k and pays 10% per logo")
+                if s.events is not None:
+                    s.events.say(-1, f"player_{p} shows ${s.cash[p] * 10}k and pays 10% per logo")
                 paid = money.pay(s, p, s.cash[p] * logos // 10)
             else:
                 paid = money.pay(s, p, logos * LOGO_COST[s.turn])
-            self._log(s, -1, f"player_{p} pays ${paid * 10}k for {logos} logo(s)")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} pays ${paid * 10}k for {logos} logo(s)")
             s.payments_left.pop(0)
             if s.payments_left:
                 s.actor = s.payments_left[0]
@@ -465,11 +490,13 @@ class ConstructionRules(Rules):
         money.gift(s, giver, receiver, amount, self.secret)
         s.gifts_left[giver] -= 1
         if self.secret:
-            self._log(s, -1, f"player_{giver} gives money to player_{receiver}")
-            self._log(s, giver, f"you give ${amount * 10}k to player_{receiver}")
-            self._log(s, receiver, f"player_{giver} gives you ${amount * 10}k")
+            if s.events is not None:
+                s.events.say(-1, f"player_{giver} gives money to player_{receiver}")
+                s.events.say(giver, f"you give ${amount * 10}k to player_{receiver}")
+                s.events.say(receiver, f"player_{giver} gives you ${amount * 10}k")
         else:
-            self._log(s, -1, f"player_{giver} gives ${amount * 10}k to player_{receiver}")
+            if s.events is not None:
+                s.events.say(-1, f"player_{giver} gives ${amount * 10}k to player_{receiver}")
 
     def _play_card(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
         n = s.n
@@ -477,55 +504,57 @@ class ConstructionRules(Rules):
             q = (p + f["seat"]) % n
             card = cut_and_paste(s, p, q)
             s.cut_used = True
-            self._log(s, -1, f"player_{p} plays Cut & Paste on player_{q} and takes a random card")
-            self._log(s, p, f"you take {CARD_NAMES[card]} from player_{q}")
-            self._log(s, q, f"player_{p} takes your {CARD_NAMES[card]}")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays Cut & Paste on player_{q} and takes a random card")
+                s.events.say(p, f"you take {CARD_NAMES[card]} from player_{q}")
+                s.events.say(q, f"player_{p} takes your {CARD_NAMES[card]}")
             return
         if kind == "deep_merde":
             q = (p + f["seat"]) % n
             discard(s, p, DEEP_MERDE)
             s.merde[q] = True
             self._corrupt(s, q)
-            self._log(s, -1, f"player_{p} plays Deep Merde on player_{q}: black dice, +1 Corruption "
-                             "on each of their contracts")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays Deep Merde on player_{q}: black dice, +1 Corruption "
+                                 "on each of their contracts")
         elif kind == "la_greve":
             discard(s, p, LA_GREVE)
-            self._log(s, -1, f"player_{p} plays La Greve (nothing happens)")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays La Greve (nothing happens)")
         elif kind == "red_alert":
             q = (p + f["seat"]) % n
             discard(s, p, RED_ALERT)
             s.red[q] = s.red[p] = True
-            self._log(s, -1, f"player_{p} plays Red Alert on player_{q}: both roll red dice")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays Red Alert on player_{q}: both roll red dice")
         elif kind == "revenue_quebec":
             discard(s, p, REVENUE_QUEBEC)
             for q in ((p + a) % n for a in f["pair"]):
                 money.reveal(s, q)
                 self._corrupt(s, q)
-                self._log(s, -1, f"Revenue Quebec (player_{p}) counts player_{q}'s cash: "
-                                 f"${s.cash[q] * 10}k; +1 Corruption on each of their contracts")
+                if s.events is not None:
+                    s.events.say(-1, f"Revenue Quebec (player_{p}) counts player_{q}'s cash: "
+                                     f"${s.cash[q] * 10}k; +1 Corruption on each of their contracts")
         elif kind == "spic_n_span":
             c = f["contract"]
             discard(s, p, SPIC_N_SPAN)
             s.corruption[c] = max(0, s.corruption[c] - SPIC_N_SPAN_REMOVES)
-            self._log(s, -1, f"player_{p} plays Spic 'n Span on contract {c}")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays Spic 'n Span on contract {c}")
         else:
             discard(s, p, SNITCH)
             q1, q2 = ((p + a) % n for a in f["pair"])
             for q in (q1, q2):
                 self._corrupt(s, q)
-            self._log(s, -1, f"player_{p} plays Stooleur/Snitch on player_{q1} and "
-                             f"player_{q2}: +1 Corruption on each of their contracts")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays Stooleur/Snitch on player_{q1} and "
+                                 f"player_{q2}: +1 Corruption on each of their contracts")
 
     @staticmethod
     def _corrupt(s: State, q: int) -> None:
         for c in range(C):
             if s.owner[c] == q:
                 s.corruption[c] += 1
-
-    @staticmethod
-    def _log(s: State, audience: int, text: str) -> None:
-        if s.events is not None:
-            s.events.append((audience, text))
 
     # --- the end ----------------------------------------------------------------------------------
     def scores(self, s: State) -> list[int]:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.events import EventLog
+
 # phases in which a player decides (OVER: the game has ended)
 PLACE, VOTE, MAYOR, CARDS, PAY, OVER = range(6)
 PHASE_NAMES = ("Corruption", "Election", "Mayor", "Investigation", "Investigation payment", "Fin")
@@ -27,7 +29,7 @@ class State:
 
     def __init__(self, rng: np.random.Generator, n: int) -> None:
         self.rng = rng
-        self.events: list[tuple[int, str]] | None = None
+        self.events: EventLog | None = None
         self.n = n
         self.turn = 0  # index into YEARS; NUM_TURNS once the game is over
         self.phase = PLACE
@@ -80,7 +82,7 @@ class State:
         rng = np.random.default_rng()
         rng.bit_generator.state = self.rng.bit_generator.state
         new.rng = rng
-        new.events = None if self.events is None else self.events[:]
+        new.events = None if self.events is None else self.events.copy()
         new.n = self.n
         new.turn = self.turn
         new.phase = self.phase

@@ -3,6 +3,7 @@ from .actions import ActionBlock, ActionLayout
 from .aec import GameEnv, make_env_class
 from .agents import Agent, RandomAgent
 from .config import Option, int_range
+from .events import EVERYONE, EventLog
 from .errors import GameOverError, IllegalActionError, IllegalActionWarning, NotResetError, PolicyFileError
 from .layout import Layout
 from .rules import GameState, Rules
@@ -11,6 +12,8 @@ __all__ = [
     "ActionBlock",
     "ActionLayout",
     "Agent",
+    "EVERYONE",
+    "EventLog",
     "GameEnv",
     "GameOverError",
     "GameState",

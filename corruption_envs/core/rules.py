@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Protocol
 import numpy as np
 
 from .actions import ActionLayout
+from .events import EventLog
 from .config import COMMON_OPTIONS, Option, int_range, resolve_config
 from .layout import Layout
 
@@ -21,9 +22,9 @@ class GameState(Protocol):
     """What the adapter needs of a state: its RNG and an optional event log."""
 
     rng: np.random.Generator
-    # None unless config record_events=True; else (audience, text) with audience -1 for everyone
-    # or the index of the one player who may see it.
-    events: list[tuple[int, str]] | None
+    # None unless config record_events=True (EventLog.for_config): what happened, each event for
+    # everyone or one seat
+    events: EventLog | None
 
 
 class Rules(ABC):

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Option, Rules
+from ..core import EventLog, Option, Rules
 from .codec import (
     ACTIONS, BLACKMAIL, BOARD, CELL0, CRONY_WORKER, KEEP_HAND, OFFER, PASS_ACTION, VOTE0, WORKER0,
 )
@@ -70,7 +70,7 @@ class CorruptiaRules(Rules):
         n = self.num_players
         s = object.__new__(CorruptiaState)
         s.rng = rng
-        s.events = [] if self.config["record_events"] else None
+        s.events = EventLog.for_config(self.config)
         s.n = n
         cards = rng.permutation(NUM_CARDS).tolist()
         removed = CARDS_REMOVED[n]
@@ -125,11 +125,11 @@ class CorruptiaRules(Rules):
         s.given = -1
         if s.events is not None:
             names = ", ".join(card_label(c) for c in triangle)
-            s.events.append((-1, f"setup: the starting triangle is {names}"))
-            s.events.append((-1, f"setup: the discard zone shows {self._cards(s.discard)}"))
+            s.events.say(-1, f"setup: the starting triangle is {names}")
+            s.events.say(-1, f"setup: the discard zone shows {self._cards(s.discard)}")
             for p in range(n):
-                s.events.append((p, f"you are dealt {self._cards(s.hands[p])}"))
-            s.events.append((-1, f"player_{s.president} holds the Presidential Token"))
+                s.events.say(p, f"you are dealt {self._cards(s.hands[p])}")
+            s.events.say(-1, f"player_{s.president} holds the Presidential Token")
         self._start_round(s)
         return s
 
@@ -151,13 +151,13 @@ class CorruptiaRules(Rules):
             s.hands[p].extend(dealt)
             s.loc[dealt] = p
             if s.events is not None:
-                s.events.append((p, f"round {s.round + 1}: you are dealt {self._cards(dealt)}"))
+                s.events.say(p, f"round {s.round + 1}: you are dealt {self._cards(dealt)}")
         shown = [s.deck.pop() for _ in range(DISCARD_PER_ROUND)]
         s.discard.extend(shown)
         s.loc[shown] = IN_DISCARD
         if s.events is not None:
-            s.events.append((-1, f"round {s.round + 1} begins; player_{s.president} is President; "
-                                 f"revealed to the discard zone: {self._cards(shown)}"))
+            s.events.say(-1, f"round {s.round + 1} begins; player_{s.president} is President; "
+                                 f"revealed to the discard zone: {self._cards(shown)}")
         self._start_turn(s)
 
     def _start_turn(self, s: CorruptiaState) -> None:
@@ -180,7 +180,7 @@ class CorruptiaRules(Rules):
         s.candidates = self._candidates(s)
         if s.events is not None:
             face = "R (revolution)" if s.die == REVOLUTION else DEPARTMENTS[s.die]
-            s.events.append((-1, f"player_{p}'s turn: the People's Die shows {face}"))
+            s.events.say(-1, f"player_{p}'s turn: the People's Die shows {face}")
         reserve = s.reserve[p]
         if any(self._bill_fits(s, c, reserve) for c in s.hands[p]):
             s.phase = BILL
@@ -299,14 +299,14 @@ class CorruptiaRules(Rules):
             s.need = list(NEED[action])
             s.phase = CELL
             if s.events is not None:
-                s.events.append((-1, f"player_{p} proposes {card_label(action)}"))
+                s.events.say(-1, f"player_{p} proposes {card_label(action)}")
         elif phase == CELL:
             s.cell = action - CELL0
             self.observer.show_bill(s, s.cell, s.bill, proposed=True)
             s.phase = WORKER
             if s.events is not None:
                 r, c = self.grid.coords[s.cell]
-                s.events.append((-1, f"player_{p} places it at cell ({r}, {c})"))
+                s.events.say(-1, f"player_{p} places it at cell ({r}, {c})")
         elif phase == WORKER:
             self._take_worker(s, p, action - WORKER0)
         elif phase == NEGOTIATE:
@@ -314,15 +314,15 @@ class CorruptiaRules(Rules):
         elif phase == VOTE:
             s.votes[p] = action - VOTE0
             if s.events is not None:
-                s.events.append((-1, f"player_{p} has voted"))
-                s.events.append((p, f"you vote {VOTE_NAMES[s.votes[p]]}"))
+                s.events.say(-1, f"player_{p} has voted")
+                s.events.say(p, f"you vote {VOTE_NAMES[s.votes[p]]}")
             s.actor = (p + 1) % s.n
             if s.actor == s.proposer:
                 self._resolve(s)
         elif phase == SWAP_GIVE:
             if action == KEEP_HAND:
                 if s.events is not None:
-                    s.events.append((-1, f"player_{p} keeps their hand"))
+                    s.events.say(-1, f"player_{p} keeps their hand")
                 self._next_swap(s)
             else:
                 s.hands[p].remove(action)
@@ -332,14 +332,14 @@ class CorruptiaRules(Rules):
                 s.given = action
                 s.phase = SWAP_TAKE
                 if s.events is not None:
-                    s.events.append((-1, f"player_{p} discards {card_label(action)} face up"))
+                    s.events.say(-1, f"player_{p} discards {card_label(action)} face up")
         elif phase == SWAP_TAKE:
             s.discard.remove(action)
             s.hands[p].append(action)
             s.loc[action] = p
             s.known_at[action] = p  # taken from the face-up zone: everyone knows it is in p's hand
             if s.events is not None:
-                s.events.append((-1, f"player_{p} takes {card_label(action)} from the discard zone"))
+                s.events.say(-1, f"player_{p} takes {card_label(action)} from the discard zone")
             self._next_swap(s)
         elif phase == DISCARD:
             s.hands[p].remove(action)
@@ -348,8 +348,8 @@ class CorruptiaRules(Rules):
             s.loc[action] = IN_DISCARD
             s.played[p] += 1
             if s.events is not None:
-                s.events.append((-1, f"player_{p} cannot staff any bill and discards "
-                                     f"{card_label(action)}"))
+                s.events.say(-1, f"player_{p} cannot staff any bill and discards "
+                                     f"{card_label(action)}")
             self._end_turn(s)
         else:
             raise ValueError("the game is over")
@@ -377,7 +377,7 @@ class CorruptiaRules(Rules):
             text = f"a ${INCOME[s.cell_card[j]]} Public Official from ({r}, {c})"
         s.workers += 1
         if s.events is not None:
-            s.events.append((-1, f"player_{p} proposes {text} as a worker"))
+            s.events.say(-1, f"player_{p} proposes {text} as a worker")
         if s.workers == WORKERS_PER_BILL:
             s.phase = NEGOTIATE
             s.actor = p
@@ -389,7 +389,7 @@ class CorruptiaRules(Rules):
         if kind == "pass":
             s.passes += 1
             if s.events is not None:
-                s.events.append((-1, f"player_{p} passes"))
+                s.events.say(-1, f"player_{p} passes")
         elif kind == "blackmail":
             demand = f["demand"]
             t = (p + f["offset"]) % s.n
@@ -397,7 +397,7 @@ class CorruptiaRules(Rules):
             s.blackmail[t] = (p, demand)
             s.passes = 0
             if s.events is not None:
-                s.events.append((-1, f"player_{p} blackmails player_{t}: vote {VOTE_NAMES[demand]}"))
+                s.events.say(-1, f"player_{p} blackmails player_{t}: vote {VOTE_NAMES[demand]}")
         else:
             item, vote = f["item"], f["vote"]
             t = (p + f["offset"]) % s.n
@@ -405,8 +405,8 @@ class CorruptiaRules(Rules):
             s.offered[p][t] = True
             s.passes = 0
             if s.events is not None:
-                s.events.append((-1, f"player_{p} offers player_{t} a {ITEM_NAMES[item]} "
-                                     f"to vote {VOTE_NAMES[vote]}"))
+                s.events.say(-1, f"player_{p} offers player_{t} a {ITEM_NAMES[item]} "
+                                     f"to vote {VOTE_NAMES[vote]}")
         if s.passes >= s.n:
             self._start_vote(s)
             return
@@ -457,8 +457,8 @@ class CorruptiaRules(Rules):
         if s.events is not None:
             tally = ", ".join(f"player_{q} {VOTE_NAMES[v]}" for q, v in enumerate(votes))
             how = " by the toss of the Presidential Token" if yes == no else ""
-            s.events.append((-1, f"votes: {tally}; the bill is {'approved' if approved else 'rejected'}"
-                                 f"{how}"))
+            s.events.say(-1, f"votes: {tally}; the bill is {'approved' if approved else 'rejected'}"
+                                 f"{how}")
         # binding offers are paid to those who voted as asked
         for f, t, item, vote in s.offers:
             if votes[t] == vote:
@@ -466,7 +466,7 @@ class CorruptiaRules(Rules):
                 stock[f] -= 1
                 stock[t] += 1
                 if s.events is not None:
-                    s.events.append((-1, f"player_{f} pays player_{t} a {ITEM_NAMES[item]}"))
+                    s.events.say(-1, f"player_{f} pays player_{t} a {ITEM_NAMES[item]}")
         # phase 5: public opinion
         dept = DEPT[s.bill]
         for q in range(n):
@@ -482,7 +482,7 @@ class CorruptiaRules(Rules):
             if change:
                 s.tokens[q] = max(0, s.tokens[q] + change)
                 if s.events is not None:
-                    s.events.append((-1, f"public opinion: player_{q} {change:+d} token(s)"))
+                    s.events.say(-1, f"public opinion: player_{q} {change:+d} token(s)")
         s.absent_queue = [(p + k) % n for k in range(n) if votes[(p + k) % n] == ABSENT]
         self._next_swap(s)
 
@@ -506,7 +506,7 @@ class CorruptiaRules(Rules):
             s.phase = OVER
             s.actor = -1
             if s.events is not None:
-                s.events.append((-1, f"the game ends; scores {self.scores(s)}"))
+                s.events.say(-1, f"the game ends; scores {self.scores(s)}")
             return
         s.president = (s.president + 1) % s.n  # the token passes left
         self._start_round(s)
@@ -533,7 +533,7 @@ class CorruptiaRules(Rules):
         new = s.copy()
         new.rng = rng
         if new.events is not None:  # other seats' private events describe what `player` cannot see
-            new.events = [e for e in new.events if e[0] in (-1, player)]
+            new.events = new.events.seen_by(player)
         n = s.n
         pool = s.deck + s.box
         for q in range(n):

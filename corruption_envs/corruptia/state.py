@@ -42,7 +42,7 @@ class CorruptiaState:
         rng = np.random.default_rng()
         rng.bit_generator.state = self.rng.bit_generator.state
         new.rng = rng
-        new.events = None if self.events is None else self.events[:]
+        new.events = None if self.events is None else self.events.copy()
         new.n = self.n
         new.deck = self.deck[:]
         new.box = self.box[:]

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core import Option, Rules
+from ..core import EventLog, Option, Rules
 from .codec import ACTIONS, ASSIGN, DECLINE, KILL, KILL_SLOTS, NUM_ACTIONS, PLAY, REMOVE, SWISS
 from .observer import Observer
 from .picture import draw_table
@@ -59,11 +59,6 @@ from .tables import (
 )
 
 
-def say(s: CorruptionState, audience: int, text: str) -> None:
-    """Log an event for `audience` (-1 = everyone); only called when events are recorded."""
-    s.events.append((audience, text))
-
-
 # card id -> 1 in the column of its kind: hand (10 bools) @ KIND_MATRIX -> count per kind
 KIND_MATRIX = np.eye(NUM_KINDS, dtype=np.int64)[CARD_KIND]
 HIT_MAN_CARD = KIND_CARDS[HIT_MAN][0]
@@ -94,12 +89,11 @@ class CorruptionRules(Rules):
         self.observer = Observer(self.num_players)
         self.observation_layout = self.observer.layout
         self.may_decline: bool = config["reporter_may_decline"]
-        self.record_events: bool = config["record_events"]
 
     # --- setup and rounds --------------------------------------------------------------------------
     def new_game(self, rng: np.random.Generator) -> CorruptionState:
         s = CorruptionState(rng, self.num_players)
-        s.events = [] if self.record_events else None
+        s.events = EventLog.for_config(self.config)
         # "Shuffle all 24 Contract cards and place them face-down as a deck" (seed)
         s.deck = [int(c) for c in rng.permutation(NUM_CONTRACTS)]
         # round 1's first player: random from the game's RNG (rulings)
@@ -127,8 +121,8 @@ class CorruptionRules(Rules):
                 f"{CONTRACT_NAMES[c]} (${CONTRACT_VALUE[c]}k) under {BODIES[s.cbody[c]]}"
                 for c in np.flatnonzero((s.cloc == TABLE) & (s.dealt_round == s.round))
             )
-            say(s, -1, f"Round {s.round + 1}: dealt {new}")
-            say(s, -1, f"player_{s.leader} plays first")
+            s.events.say(-1, f"Round {s.round + 1}: dealt {new}")
+            s.events.say(-1, f"player_{s.leader} plays first")
 
     def _rebuild_masks(self, s: CorruptionState) -> None:
         """Every seat's Phase II mask at once (see `_rebuild_mask`)."""
@@ -252,10 +246,10 @@ class CorruptionRules(Rules):
         else:
             place = CONTRACT_NAMES[c]
         if faceup:
-            say(s, -1, f"player_{p} plays {what} face-up on {place}")
+            s.events.say(-1, f"player_{p} plays {what} face-up on {place}")
         else:
-            say(s, -1, f"player_{p} plays a face-down card on {place}")
-            say(s, p, f"you play {what} face-down on {place}")
+            s.events.say(-1, f"player_{p} plays a face-down card on {place}")
+            s.events.say(p, f"you play {what} face-down on {place}")
 
     # --- Phase III -----------------------------------------------------------------------------------
     def _reveal(self, s: CorruptionState) -> None:
@@ -265,7 +259,7 @@ class CorruptionRules(Rules):
             for p, card in self._in_play_order(s, played & ~s.public):
                 place = (f"{BODIES[s.where[p, card]]}'s Swiss account" if s.loc[p, card] == ON_SWISS
                          else CONTRACT_NAMES[s.where[p, card]])
-                say(s, -1, f"revealed: player_{p}'s {KIND_NAMES[CARD_KIND[card]]} on {place}")
+                s.events.say(-1, f"revealed: player_{p}'s {KIND_NAMES[CARD_KIND[card]]} on {place}")
         s.public |= played
         s.hidden = [[0] * (NUM_CONTRACTS + NUM_BODIES) for _ in range(self.num_players)]
         self.observer.reveal(s)
@@ -306,7 +300,7 @@ class CorruptionRules(Rules):
                 c = int(s.where[q, card])
                 self._discard(s, q, card)  # no target: removed without effect
                 if s.events is not None:
-                    say(s, -1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[c]} "
+                    s.events.say(-1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[c]} "
                                "has no target and is removed")
                 s.qpos += 1
             self._cancel_by_district_attorneys(s)
@@ -324,7 +318,7 @@ class CorruptionRules(Rules):
                     c = int(s.where[q, card])
                     self._discard(s, q, card)
                     if s.events is not None:
-                        say(s, -1, f"player_{q}'s Reporter on {CONTRACT_NAMES[c]} "
+                        s.events.say(-1, f"player_{q}'s Reporter on {CONTRACT_NAMES[c]} "
                                    "finds no bribe")
                 s.qpos += 1
             self._award(s)
@@ -338,7 +332,7 @@ class CorruptionRules(Rules):
         self.observer.card_place(s, q, card, ON_SWISS, body)
         self.observer.card_place(s, q, card, ASSIGNED, c)
         if s.events is not None:
-            say(s, -1, f"player_{q} assigns Swiss {KIND_NAMES[CARD_KIND[card]]} to "
+            s.events.say(-1, f"player_{q} assigns Swiss {KIND_NAMES[CARD_KIND[card]]} to "
                        f"{CONTRACT_NAMES[c]} (half value)")
         s.qpos += 1
         self._advance(s)
@@ -374,7 +368,7 @@ class CorruptionRules(Rules):
         self._discard(s, q, victim)
         self._discard(s, p, card)
         if s.events is not None:
-            say(s, -1, f"player_{p}'s Hit Man kills player_{q}'s "
+            s.events.say(-1, f"player_{p}'s Hit Man kills player_{q}'s "
                        f"{KIND_NAMES[CARD_KIND[victim]]} on {CONTRACT_NAMES[c]}")
         s.qpos += 1
         self._advance(s)
@@ -403,7 +397,7 @@ class CorruptionRules(Rules):
             s.outcome[c] = CANCELLED
             self.observer.outcome(s, c)
             if s.events is not None:
-                say(s, -1, f"a District Attorney cancels {CONTRACT_NAMES[c]}: deferred, "
+                s.events.say(-1, f"a District Attorney cancels {CONTRACT_NAMES[c]}: deferred, "
                            "bribes returned")
 
     def _vertical_bribes(self, s: CorruptionState, c: int) -> list[tuple[int, int]]:
@@ -417,7 +411,7 @@ class CorruptionRules(Rules):
         block, f = ACTIONS.decode(action)
         if block == "decline":
             if s.events is not None:
-                say(s, -1, f"player_{p}'s Reporter on {CONTRACT_NAMES[c]} removes nothing")
+                s.events.say(-1, f"player_{p}'s Reporter on {CONTRACT_NAMES[c]} removes nothing")
         else:
             rel, bribe = f["seat"], f["bribe"]
             q = (p + rel) % self.num_players
@@ -426,7 +420,7 @@ class CorruptionRules(Rules):
             self.observer.card_place(s, q, bribe, CONTRACT, c)
             self.observer.seat(s, q, bribe)
             if s.events is not None:
-                say(s, -1, f"player_{p}'s Reporter removes player_{q}'s "
+                s.events.say(-1, f"player_{p}'s Reporter removes player_{q}'s "
                            f"{KIND_NAMES[bribe]} from {CONTRACT_NAMES[c]}")
         self._discard(s, p, card)
         s.qpos += 1
@@ -456,12 +450,12 @@ class CorruptionRules(Rules):
                 s.won_count[w] += 1
                 s.outcome[c] = AWARDED
                 if s.events is not None:
-                    say(s, -1, f"player_{w} wins {CONTRACT_NAMES[c]} (${CONTRACT_VALUE[c]}k) "
+                    s.events.say(-1, f"player_{w} wins {CONTRACT_NAMES[c]} (${CONTRACT_VALUE[c]}k) "
                                f"with ${best[c] / 2:g}k")
             else:
                 s.outcome[c] = NO_AWARD
                 if s.events is not None:
-                    say(s, -1, f"{CONTRACT_NAMES[c]}: no award (tie at ${best[c] / 2:g}k), deferred")
+                    s.events.say(-1, f"{CONTRACT_NAMES[c]}: no award (tie at ${best[c] / 2:g}k), deferred")
 
     def _end_round(self, s: CorruptionState) -> None:
         """Bribes come back to their owners; characters never do."""
@@ -481,7 +475,7 @@ class CorruptionRules(Rules):
             s.to_act = -1
             self.observer.rebuild_empty_table(s)
             if s.events is not None:
-                say(s, -1, "game over: " + ", ".join(
+                s.events.say(-1, "game over: " + ", ".join(
                     f"player_{p} ${s.won_value[p]}k" for p in range(self.num_players)))
             return
         s.leader = self._next_leader(s)
@@ -510,7 +504,7 @@ class CorruptionRules(Rules):
         new = s.copy()
         new.rng = rng
         if new.events is not None:
-            new.events = [e for e in new.events if e[0] in (-1, player)]
+            new.events = new.events.seen_by(player)
         for q in range(self.num_players):
             if q == player:
                 continue

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.events import EventLog
+
 # Where a player's card is (state.loc); `state.where` then names the contract or body.
 HAND = 0  # in its owner's hand (bribes come back here every round)
 CONTRACT = 1  # played vertically on contract `where`
@@ -66,7 +68,7 @@ class CorruptionState:
 
     def __init__(self, rng: np.random.Generator, n: int) -> None:
         self.rng = rng
-        self.events: list[tuple[int, str]] | None = None
+        self.events: EventLog | None = None
         self.n = n
         self.round = 0  # 0-based round index (round r+1 of the rulebook)
         self.phase = CORRUPTION
@@ -103,7 +105,7 @@ class CorruptionState:
         rng = np.random.Generator(type(self.rng.bit_generator)())
         rng.bit_generator.state = self.rng.bit_generator.state
         new.rng = rng
-        new.events = None if self.events is None else list(self.events)
+        new.events = None if self.events is None else self.events.copy()
         for name in ("n", "round", "phase", "to_act", "leader", "turn", "qpos"):
             setattr(new, name, getattr(self, name))
         for name in ("loc", "where", "seq", "public", "placed", "on_contracts", "cloc", "cbody",

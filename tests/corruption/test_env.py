@@ -138,7 +138,7 @@ def test_events_are_recorded_only_when_asked_with_private_face_down_identities()
     assert any(a == -1 and "plays a face-down card" in t for a, t in events)
     assert any(a >= 0 and t.startswith("you play") for a, t in events)
     assert not any(a >= 0 and "face-up" in t for a, t in events)
-    assert any("wins" in t for _, t in events) and events[-1][1].startswith("game over")
+    assert any("wins" in t for _, t in events) and events.entries[-1][1].startswith("game over")
     quiet = env(num_players=3)
     quiet.reset(seed=2)
     assert quiet.game_state.events is None
