@@ -565,9 +565,6 @@ class ConstructionRules(Rules):
         return [(v,) for v in self.scores(s)]
 
     # --- information ------------------------------------------------------------------------------
-    def copy_state(self, s: State) -> State:
-        return s.copy()
-
     def observe(self, s: State, player: int) -> np.ndarray:
         return observe(self, s, player)
 

@@ -3,15 +3,24 @@ from .actions import ActionBlock, ActionLayout
 from .aec import GameEnv, make_env_class
 from .agents import Agent, RandomAgent
 from .config import Option, int_range
-from .events import EVERYONE, EventLog
 from .errors import GameOverError, IllegalActionError, IllegalActionWarning, NotResetError, PolicyFileError
+from .events import EVERYONE, EventLog
 from .layout import Layout
 from .rules import GameState, Rules
+from .state import ARRAY, DEEP, DERIVED, DICT, LIST, NESTED, SHARED, DeclaredState, copy_rng
 
 __all__ = [
+    "ARRAY",
+    "DEEP",
+    "DERIVED",
+    "DICT",
+    "LIST",
+    "NESTED",
+    "SHARED",
     "ActionBlock",
     "ActionLayout",
     "Agent",
+    "DeclaredState",
     "EVERYONE",
     "EventLog",
     "GameEnv",
@@ -25,6 +34,7 @@ __all__ = [
     "PolicyFileError",
     "RandomAgent",
     "Rules",
+    "copy_rng",
     "int_range",
     "make_env_class",
 ]

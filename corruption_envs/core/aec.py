@@ -21,6 +21,7 @@ from .events import EVERYONE
 from .picture import require_pillow
 from .rewards import ranks, terminal_rewards
 from .rules import GameState, Rules
+from .state import copy_rng
 
 
 class GameEnv(AECEnv):
@@ -219,8 +220,7 @@ class GameEnv(AECEnv):
         new.__dict__.update(self.__dict__)
         new._game = game
         if self._seeder is not None:
-            new._seeder = np.random.default_rng()
-            new._seeder.bit_generator.state = self._seeder.bit_generator.state
+            new._seeder = copy_rng(self._seeder)
         new.agents = self.agents[:]
         for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
             setattr(new, name, dict(getattr(self, name)))

@@ -13,8 +13,8 @@ from typing import Any, ClassVar, Protocol
 import numpy as np
 
 from .actions import ActionLayout
-from .events import EventLog
 from .config import COMMON_OPTIONS, Option, int_range, resolve_config
+from .events import EventLog
 from .layout import Layout
 
 
@@ -91,9 +91,10 @@ class Rules(ABC):
     def scores(self, state: GameState) -> list[int]:
         """Per seat, the game's own score (for the 'score' reward and reports)."""
 
-    @abstractmethod
     def copy_state(self, state: GameState) -> GameState:
-        """An independent copy (RNG included) that shares no mutable part with `state`."""
+        """An independent copy (RNG included) that shares no mutable part with `state`: a
+        `DeclaredState` (core/state.py) copies itself."""
+        return state.copy()
 
     # --- information ------------------------------------------------------------------------------
     @abstractmethod

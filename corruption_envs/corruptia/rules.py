@@ -76,7 +76,6 @@ class CorruptiaRules(Rules):
         removed = CARDS_REMOVED[n]
         s.box = cards[:removed]  # setup 1: removed unseen
         s.deck = cards[removed:]  # the top of the pile is the end of the list
-        s.returned = set()
         # Setup 2: each card of the triangle is replaced by the next card of the pile until its
         # department and income differ from the ones already placed. The replaced cards are shuffled
         # back into the pile (ours: the deck is used up exactly by the end of the game).
@@ -91,9 +90,10 @@ class CorruptiaRules(Rules):
         if replaced:
             s.deck.extend(replaced)
             rng.shuffle(s.deck)
-            s.returned.update(replaced)
+        s.returned = frozenset(replaced)
         s.returned_vec = np.zeros(NUM_CARDS, np.float32)
-        s.returned_vec[list(s.returned)] = 1.0
+        s.returned_vec[replaced] = 1.0
+        s.returned_vec.flags.writeable = False  # shared by every copy of the game
         s.loc = np.full(NUM_CARDS, IN_DECK, np.int8)
         s.loc[s.box] = IN_BOX
         s.known_at = np.full(NUM_CARDS, -1, np.int8)
@@ -518,9 +518,6 @@ class CorruptiaRules(Rules):
     def final_keys(self, s: CorruptiaState) -> list[tuple]:
         # most points, then most Citizen Support, then shared (rulings)
         return [(score, s.tokens[p]) for p, score in enumerate(self.scores(s))]
-
-    def copy_state(self, s: CorruptiaState) -> CorruptiaState:
-        return s.copy()
 
     # --- information ------------------------------------------------------------------------------
     def observe(self, s: CorruptiaState, player: int) -> np.ndarray:

@@ -1,7 +1,7 @@
-"""The mutable state of one Corruptia game, with a fast hand-written copy."""
+"""The mutable state of one Corruptia game: its declared fields (copied by the core)."""
 from __future__ import annotations
 
-import numpy as np
+from ..core.state import ARRAY, DICT, LIST, NESTED, SHARED, DeclaredState
 
 # Phases: who decides what next.
 BILL, CELL, WORKER, NEGOTIATE, VOTE, SWAP_GIVE, SWAP_TAKE, DISCARD, OVER = range(9)
@@ -22,69 +22,26 @@ CRONY, TOKEN = 0, 1
 ITEM_NAMES = ("Crony", "Citizen Support Token")
 
 
-class CorruptiaState:
+class CorruptiaState(DeclaredState):
     """Everything about one game. Lists of ints for speed; `loc` (where each card is), `known_at` (the
     seat everyone saw take a card from the discard zone, else -1) and `slots` (the bills on the table,
     as observed: observer.py) mirror the lists as numpy arrays for observe()."""
 
-    __slots__ = (
-        "rng", "events", "n", "deck", "box", "discard", "hands", "loc", "known_at", "returned",
-        "returned_vec",
-        "cell_card", "officials", "cronies", "placed", "slots", "values",
-        "tokens", "reserve", "held", "president", "round", "turn", "phase", "actor", "die",
-        "bill", "cell", "need", "pending", "pending_cronies", "workers", "candidates",
-        "passes", "blackmail", "offers", "offered", "votes", "last_votes", "last_result",
-        "absent_queue", "given", "played",
-    )
-
-    def copy(self) -> "CorruptiaState":
-        new = object.__new__(CorruptiaState)
-        rng = np.random.default_rng()
-        rng.bit_generator.state = self.rng.bit_generator.state
-        new.rng = rng
-        new.events = None if self.events is None else self.events.copy()
-        new.n = self.n
-        new.deck = self.deck[:]
-        new.box = self.box[:]
-        new.discard = self.discard[:]
-        new.hands = [h[:] for h in self.hands]
-        new.loc = self.loc.copy()
-        new.known_at = self.known_at.copy()
-        new.returned = self.returned  # fixed at setup, never mutated
-        new.returned_vec = self.returned_vec
-        new.cell_card = self.cell_card[:]
-        new.officials = self.officials[:]
-        new.cronies = self.cronies[:]
-        new.placed = self.placed[:]
-        new.slots = self.slots.copy()
-        new.values = self.values[:]
-        new.tokens = self.tokens[:]
-        new.reserve = self.reserve[:]
-        new.held = [h[:] for h in self.held]
-        new.president = self.president
-        new.round = self.round
-        new.turn = self.turn
-        new.phase = self.phase
-        new.actor = self.actor
-        new.die = self.die
-        new.bill = self.bill
-        new.cell = self.cell
-        new.need = self.need[:]
-        new.pending = dict(self.pending)
-        new.pending_cronies = self.pending_cronies
-        new.workers = self.workers
-        new.candidates = self.candidates  # immutable tuple, rebuilt not mutated
-        new.passes = self.passes
-        new.blackmail = self.blackmail[:]
-        new.offers = self.offers[:]
-        new.offered = [o[:] for o in self.offered]
-        new.votes = self.votes[:]
-        new.last_votes = self.last_votes[:]
-        new.last_result = self.last_result
-        new.absent_queue = self.absent_queue[:]
-        new.given = self.given
-        new.played = self.played[:]
-        return new
+    FIELDS = {
+        "n": SHARED,
+        "returned": SHARED,  # frozenset: the cards shuffled back at setup
+        "returned_vec": SHARED,  # read-only array of `returned`, for observe()
+        "candidates": SHARED,  # tuple of tuples, rebuilt not mutated
+        **dict.fromkeys(("president", "round", "turn", "phase", "actor", "die", "bill", "cell",
+                         "pending_cronies", "workers", "passes", "last_result", "given"), SHARED),
+        **dict.fromkeys(("deck", "box", "discard", "cell_card", "officials", "cronies", "placed", "values",
+                         "tokens", "reserve", "need", "blackmail", "offers", "votes", "last_votes",
+                         "absent_queue", "played"), LIST),
+        **dict.fromkeys(("hands", "held", "offered"), NESTED),
+        **dict.fromkeys(("loc", "known_at", "slots"), ARRAY),
+        "pending": DICT,
+    }
+    __slots__ = tuple(FIELDS)
 
     @property
     def proposer(self) -> int:

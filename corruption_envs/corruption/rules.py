@@ -489,9 +489,6 @@ class CorruptionRules(Rules):
     def scores(self, s: CorruptionState) -> list[int]:
         return [int(v) for v in s.won_value]
 
-    def copy_state(self, s: CorruptionState) -> CorruptionState:
-        return s.copy()
-
     # --- information ---------------------------------------------------------------------------------
     def observe(self, s: CorruptionState, player: int) -> np.ndarray:
         return s.obs[player].copy()
