@@ -22,9 +22,9 @@ from .picture import draw_table
 from .render import render_state
 from .scoring import department_values, player_score
 from .state import (
-    ABSENT, BILL, CELL, CRONY, DISCARD, IN_BOX, IN_DECK, IN_DISCARD, ITEM_NAMES, NEGOTIATE, NO,
-    ON_TABLE, OVER, PROPOSED, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE, VOTE_NAMES, WORKER, YES,
-    CorruptiaState,
+    ABSENT, APPROVED, APPROVED_BY_COIN, BILL, CELL, CRONY, DISCARD, IN_BOX, IN_DECK, IN_DISCARD, ITEM_NAMES,
+    NEGOTIATE, NO, ON_TABLE, OVER, PROPOSED, REJECTED, REJECTED_BY_COIN, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE,
+    VOTE_NAMES, WORKER, YES, CorruptiaState,
 )
 from .tables import (
     CARDS_REMOVED, CRONIES_EACH, DEAL_PER_ROUND, DEPARTMENTS, DEPT, DIE_FACES, DISCARD_PER_ROUND,
@@ -32,8 +32,6 @@ from .tables import (
     TRIANGLE_SIZE, WORKERS_PER_BILL, card_label,
 )
 
-# Results of the last vote, for the public record.
-NO_RESULT, APPROVED, REJECTED, APPROVED_BY_COIN, REJECTED_BY_COIN = range(5)
 
 
 def deficit(need: list[int] | tuple, a1: int, a2: int, a3: int) -> int:
@@ -64,16 +62,42 @@ class CorruptiaRules(Rules):
         self.neighbours = self.grid.neighbours
         self.observer = Observer(self)
         self.observation_layout = self.observer.layout
+        # one method per phase that decides (OVER has none): apply() dispatches on the phase
+        self.phase_moves = {
+            BILL: self._propose_bill,
+            CELL: self._choose_cell,
+            WORKER: self._choose_worker,
+            NEGOTIATE: self._negotiate,
+            VOTE: self._vote,
+            SWAP_GIVE: self._give_up,
+            SWAP_TAKE: self._take_back,
+            DISCARD: self._discard,
+        }
 
     # --- setup ----------------------------------------------------------------------------------
     def new_game(self, rng: np.random.Generator) -> CorruptiaState:
-        n = self.num_players
-        s = object.__new__(CorruptiaState)
-        s.rng = rng
-        s.events = EventLog.for_config(self.config)
-        s.n = n
-        cards = rng.permutation(NUM_CARDS).tolist()
-        removed = CARDS_REMOVED[n]
+        s = CorruptiaState(rng, self.num_players, self.grid.size, (MAX_SLOTS, SLOT_FEATURES),
+                           EventLog.for_config(self.config))
+        triangle = self._setup_pile(s)
+        for cell, card in zip(self.grid.triangle, triangle):
+            s.officials[cell] = OFFICIALS_PER_START_BILL  # setup 3
+            self._place(s, cell, card)
+        s.values = department_values(s.cell_card, s.officials, s.cronies, s.placed, self.neighbours)
+        self._setup_players(s)
+        if s.events is not None:
+            names = ", ".join(card_label(c) for c in triangle)
+            s.events.say(-1, f"setup: the starting triangle is {names}")
+            s.events.say(-1, f"setup: the discard zone shows {self._cards(s.discard)}")
+            for p in range(s.n):
+                s.events.say(p, f"you are dealt {self._cards(s.hands[p])}")
+            s.events.say(-1, f"player_{s.president} holds the Presidential Token")
+        self._start_round(s)
+        return s
+
+    def _setup_pile(self, s: CorruptiaState) -> list[int]:
+        """Setup 1-2: the box, the pile and the starting triangle's cards (returned)."""
+        cards = s.rng.permutation(NUM_CARDS).tolist()
+        removed = CARDS_REMOVED[s.n]
         s.box = cards[:removed]  # setup 1: removed unseen
         s.deck = cards[removed:]  # the top of the pile is the end of the list
         # Setup 2: each card of the triangle is replaced by the next card of the pile until its
@@ -89,24 +113,17 @@ class CorruptiaRules(Rules):
                 replaced.append(c)
         if replaced:
             s.deck.extend(replaced)
-            rng.shuffle(s.deck)
+            s.rng.shuffle(s.deck)
         s.returned = frozenset(replaced)
         s.returned_vec = np.zeros(NUM_CARDS, np.float32)
         s.returned_vec[replaced] = 1.0
         s.returned_vec.flags.writeable = False  # shared by every copy of the game
-        s.loc = np.full(NUM_CARDS, IN_DECK, np.int8)
         s.loc[s.box] = IN_BOX
-        s.known_at = np.full(NUM_CARDS, -1, np.int8)
-        size = self.grid.size
-        s.cell_card = [-1] * size
-        s.officials = [0] * size
-        s.cronies = [0] * size
-        s.placed = []
-        s.slots = np.zeros((MAX_SLOTS, SLOT_FEATURES), np.float32)
-        for cell, card in zip(self.grid.triangle, triangle):
-            s.officials[cell] = OFFICIALS_PER_START_BILL  # setup 3
-            self._place(s, cell, card)
-        s.values = department_values(s.cell_card, s.officials, s.cronies, s.placed, self.neighbours)
+        return triangle
+
+    def _setup_players(self, s: CorruptiaState) -> None:
+        """Setup 5-10: hands, the discard zone, blackmail cards, Cronies and the President."""
+        n = s.n
         s.hands = [[s.deck.pop() for _ in range(START_HAND)] for _ in range(n)]  # setup 8
         s.discard = [s.deck.pop() for _ in range(n)]  # setup 9
         for p in range(n):
@@ -114,24 +131,7 @@ class CorruptiaRules(Rules):
         s.loc[s.discard] = IN_DISCARD
         s.held = [[p != q for q in range(n)] for p in range(n)]  # setup 5
         s.reserve = [CRONIES_EACH] * n  # setup 6
-        s.tokens = [0] * n  # rulings: tokens start at 0
-        s.president = int(rng.integers(n))  # setup 10: the "most impressive pituto", by chance
-        s.round = 0
-        s.turn = 0
-        s.played = [0] * n
-        s.last_votes = [-1] * n
-        s.last_result = NO_RESULT
-        s.absent_queue = []
-        s.given = -1
-        if s.events is not None:
-            names = ", ".join(card_label(c) for c in triangle)
-            s.events.say(-1, f"setup: the starting triangle is {names}")
-            s.events.say(-1, f"setup: the discard zone shows {self._cards(s.discard)}")
-            for p in range(n):
-                s.events.say(p, f"you are dealt {self._cards(s.hands[p])}")
-            s.events.say(-1, f"player_{s.president} holds the Presidential Token")
-        self._start_round(s)
-        return s
+        s.president = int(s.rng.integers(n))  # setup 10: the "most impressive pituto", by chance
 
     def _place(self, s: CorruptiaState, cell: int, card: int) -> None:
         s.cell_card[cell] = card
@@ -289,72 +289,82 @@ class CorruptiaRules(Rules):
         return moves
 
     def apply(self, s: CorruptiaState, action: int) -> None:
-        phase, p = s.phase, s.actor
-        if phase == BILL:
-            s.bill = action
-            s.hands[p].remove(action)
-            s.loc[action] = PROPOSED
-            s.known_at[action] = -1
-            s.played[p] += 1
-            s.need = list(NEED[action])
-            s.phase = CELL
+        play = self.phase_moves.get(s.phase)
+        if play is None:
+            raise ValueError("the game is over")
+        play(s, s.actor, action)
+
+    def _propose_bill(self, s: CorruptiaState, p: int, action: int) -> None:
+        """The proposer picks the bill to propose from its hand."""
+        s.bill = action
+        s.hands[p].remove(action)
+        s.loc[action] = PROPOSED
+        s.known_at[action] = -1
+        s.played[p] += 1
+        s.need = list(NEED[action])
+        s.phase = CELL
+        if s.events is not None:
+            s.events.say(-1, f"player_{p} proposes {card_label(action)}")
+
+    def _choose_cell(self, s: CorruptiaState, p: int, action: int) -> None:
+        """The proposer picks the bill's cell."""
+        s.cell = action - CELL0
+        self.observer.show_bill(s, s.cell, s.bill, proposed=True)
+        s.phase = WORKER
+        if s.events is not None:
+            r, c = self.grid.coords[s.cell]
+            s.events.say(-1, f"player_{p} places it at cell ({r}, {c})")
+
+    def _vote(self, s: CorruptiaState, p: int, action: int) -> None:
+        """One secret ballot; the last one resolves the vote."""
+        s.votes[p] = action - VOTE0
+        if s.events is not None:
+            s.events.say(-1, f"player_{p} has voted")
+            s.events.say(p, f"you vote {VOTE_NAMES[s.votes[p]]}")
+        s.actor = (p + 1) % s.n
+        if s.actor == s.proposer:
+            self._resolve(s)
+
+    def _give_up(self, s: CorruptiaState, p: int, action: int) -> None:
+        """An absent player gives up a card to the discard zone, or keeps its hand."""
+        if action == KEEP_HAND:
             if s.events is not None:
-                s.events.say(-1, f"player_{p} proposes {card_label(action)}")
-        elif phase == CELL:
-            s.cell = action - CELL0
-            self.observer.show_bill(s, s.cell, s.bill, proposed=True)
-            s.phase = WORKER
-            if s.events is not None:
-                r, c = self.grid.coords[s.cell]
-                s.events.say(-1, f"player_{p} places it at cell ({r}, {c})")
-        elif phase == WORKER:
-            self._take_worker(s, p, action - WORKER0)
-        elif phase == NEGOTIATE:
-            self._negotiate(s, p, action)
-        elif phase == VOTE:
-            s.votes[p] = action - VOTE0
-            if s.events is not None:
-                s.events.say(-1, f"player_{p} has voted")
-                s.events.say(p, f"you vote {VOTE_NAMES[s.votes[p]]}")
-            s.actor = (p + 1) % s.n
-            if s.actor == s.proposer:
-                self._resolve(s)
-        elif phase == SWAP_GIVE:
-            if action == KEEP_HAND:
-                if s.events is not None:
-                    s.events.say(-1, f"player_{p} keeps their hand")
-                self._next_swap(s)
-            else:
-                s.hands[p].remove(action)
-                s.known_at[action] = -1
-                s.discard.append(action)
-                s.loc[action] = IN_DISCARD
-                s.given = action
-                s.phase = SWAP_TAKE
-                if s.events is not None:
-                    s.events.say(-1, f"player_{p} discards {card_label(action)} face up")
-        elif phase == SWAP_TAKE:
-            s.discard.remove(action)
-            s.hands[p].append(action)
-            s.loc[action] = p
-            s.known_at[action] = p  # taken from the face-up zone: everyone knows it is in p's hand
-            if s.events is not None:
-                s.events.say(-1, f"player_{p} takes {card_label(action)} from the discard zone")
+                s.events.say(-1, f"player_{p} keeps their hand")
             self._next_swap(s)
-        elif phase == DISCARD:
+        else:
             s.hands[p].remove(action)
             s.known_at[action] = -1
             s.discard.append(action)
             s.loc[action] = IN_DISCARD
-            s.played[p] += 1
+            s.given = action
+            s.phase = SWAP_TAKE
             if s.events is not None:
-                s.events.say(-1, f"player_{p} cannot staff any bill and discards "
-                                     f"{card_label(action)}")
-            self._end_turn(s)
-        else:
-            raise ValueError("the game is over")
+                s.events.say(-1, f"player_{p} discards {card_label(action)} face up")
 
-    def _take_worker(self, s: CorruptiaState, p: int, w: int) -> None:
+    def _take_back(self, s: CorruptiaState, p: int, action: int) -> None:
+        """An absent player takes a card from the discard zone."""
+        s.discard.remove(action)
+        s.hands[p].append(action)
+        s.loc[action] = p
+        s.known_at[action] = p  # taken from the face-up zone: everyone knows it is in p's hand
+        if s.events is not None:
+            s.events.say(-1, f"player_{p} takes {card_label(action)} from the discard zone")
+        self._next_swap(s)
+
+    def _discard(self, s: CorruptiaState, p: int, action: int) -> None:
+        """A proposer who can staff no bill discards one."""
+        s.hands[p].remove(action)
+        s.known_at[action] = -1
+        s.discard.append(action)
+        s.loc[action] = IN_DISCARD
+        s.played[p] += 1
+        if s.events is not None:
+            s.events.say(-1, f"player_{p} cannot staff any bill and discards {card_label(action)}")
+        self._end_turn(s)
+
+    def _choose_worker(self, s: CorruptiaState, p: int, action: int) -> None:
+        """The proposer picks one worker: an official from a neighbouring bill, or a Crony."""
+        w = action - WORKER0
         need = s.need
         nb = self.neighbours[s.cell]
         if w == CRONY_WORKER:
