@@ -92,6 +92,21 @@ class ConstructionRules(Rules):
         pairs = [pair for pair in codec.PAIRS if pair[1] < n]
         self.revenue_actions = np.array([ACTIONS.encode("revenue_quebec", pair=pair) for pair in pairs], np.intp)
         self.snitch_actions = np.array([ACTIONS.encode("snitch", pair=pair) for pair in pairs], np.intp)
+        # one mask and one move method per phase that decides (OVER has none)
+        self.phase_masks = {
+            PLACE: self._placing_mask,
+            VOTE: self._voting_mask,
+            MAYOR: self._mayor_mask,
+            CARDS: self._cards_mask,
+            PAY: self._paying_mask,
+        }
+        self.phase_moves = {
+            PLACE: self._placing,
+            VOTE: self._voting,
+            MAYOR: self._mayor,
+            CARDS: self._cards,
+            PAY: self._paying,
+        }
 
     # --- setup and turn flow ----------------------------------------------------------------------
     def new_game(self, rng: np.random.Generator) -> State:
@@ -336,55 +351,66 @@ class ConstructionRules(Rules):
 
     def legal_mask(self, s: State) -> np.ndarray:
         mask = np.zeros(codec.NUM_ACTIONS, np.int8)
-        p = s.actor
-        ph = s.phase
-        if ph == PLACE:
-            mask[codec.PASS] = 1
-            if s.to_place[p]:
-                for c in range(C):
-                    if s.owner[c] >= 0:
-                        mask[codec.PLACE + c] = 1
-            self._gift_mask(s, p, mask)
-        elif ph == VOTE:
-            mask[self.vote_actions] = 1
-            self._gift_mask(s, p, mask)
-        elif ph == MAYOR:
-            mask[codec.PASS] = 1
+        fill = self.phase_masks.get(s.phase)
+        if fill is not None:
+            fill(s, s.actor, mask)
+        return mask
+
+    def _placing_mask(self, s: State, p: int, mask: np.ndarray) -> None:
+        """Corruption phase: place a worker on a contract, give money, or pass."""
+        mask[codec.PASS] = 1
+        if s.to_place[p]:
             for c in range(C):
                 if s.owner[c] >= 0:
-                    if s.city_left:
-                        mask[codec.CITY + c] = 1
-                    if s.fest_left and not s.festival[c]:
-                        mask[codec.FESTIVAL + c] = 1
-            if s.hand[p][BIG_PAPA]:
-                mask[codec.BIG_PAPA] = 1
-        elif ph == CARDS:
-            mask[codec.PASS] = 1
-            self._gift_mask(s, p, mask)
-            hand = s.hand[p]
-            n = s.n
-            if hand[CUT_AND_PASTE] and not s.cut_used:
-                for k in range(1, n):
-                    if sum(s.hand[(p + k) % n]):
-                        mask[codec.CUT_AND_PASTE + k - 1] = 1
-            if hand[DEEP_MERDE]:
-                mask[self.merde_actions] = 1
-            if hand[LA_GREVE]:
-                mask[codec.LA_GREVE] = 1
-            if hand[RED_ALERT]:
-                mask[self.red_actions] = 1
-            if hand[REVENUE_QUEBEC]:
-                mask[self.revenue_actions] = 1
-            if hand[SPIC_N_SPAN]:
-                for c in range(C):
-                    if s.owner[c] >= 0 and s.corruption[c]:
-                        mask[codec.SPIC_N_SPAN + c] = 1
-            if hand[SNITCH]:
-                mask[self.snitch_actions] = 1
-        elif ph == PAY:
-            mask[codec.PAY_FIXED] = 1
-            mask[codec.PAY_PERCENT] = 1
-        return mask
+                    mask[codec.PLACE + c] = 1
+        self._gift_mask(s, p, mask)
+
+    def _voting_mask(self, s: State, p: int, mask: np.ndarray) -> None:
+        """Election: vote for a seat or the Outsider, or give money."""
+        mask[self.vote_actions] = 1
+        self._gift_mask(s, p, mask)
+
+    def _mayor_mask(self, s: State, p: int, mask: np.ndarray) -> None:
+        """The mayor's city workers, festivals and Big Papa, or pass."""
+        mask[codec.PASS] = 1
+        for c in range(C):
+            if s.owner[c] >= 0:
+                if s.city_left:
+                    mask[codec.CITY + c] = 1
+                if s.fest_left and not s.festival[c]:
+                    mask[codec.FESTIVAL + c] = 1
+        if s.hand[p][BIG_PAPA]:
+            mask[codec.BIG_PAPA] = 1
+
+    def _cards_mask(self, s: State, p: int, mask: np.ndarray) -> None:
+        """Investigation: play a card, give money (with investigation_gifts), or pass."""
+        mask[codec.PASS] = 1
+        self._gift_mask(s, p, mask)
+        hand = s.hand[p]
+        n = s.n
+        if hand[CUT_AND_PASTE] and not s.cut_used:
+            for k in range(1, n):
+                if sum(s.hand[(p + k) % n]):
+                    mask[codec.CUT_AND_PASTE + k - 1] = 1
+        if hand[DEEP_MERDE]:
+            mask[self.merde_actions] = 1
+        if hand[LA_GREVE]:
+            mask[codec.LA_GREVE] = 1
+        if hand[RED_ALERT]:
+            mask[self.red_actions] = 1
+        if hand[REVENUE_QUEBEC]:
+            mask[self.revenue_actions] = 1
+        if hand[SPIC_N_SPAN]:
+            for c in range(C):
+                if s.owner[c] >= 0 and s.corruption[c]:
+                    mask[codec.SPIC_N_SPAN + c] = 1
+        if hand[SNITCH]:
+            mask[self.snitch_actions] = 1
+
+    def _paying_mask(self, s: State, p: int, mask: np.ndarray) -> None:
+        """Investigation payment: the year's amount per logo, or 10% of my cash."""
+        mask[codec.PAY_FIXED] = 1
+        mask[codec.PAY_PERCENT] = 1
 
     def _gift_mask(self, s: State, p: int, mask: np.ndarray) -> None:
         if s.gifts_left[p]:
@@ -394,97 +420,109 @@ class ConstructionRules(Rules):
                     mask[self.gift_actions[i]] = 1
 
     def apply(self, s: State, action: int) -> None:
-        kind, f = ACTIONS.decode(action)
-        p = s.actor
-        n = s.n
-        ph = s.phase
-        if ph == PLACE:
-            if kind == "place":
-                c = f["contract"]
-                s.workers[c][p] += 1
-                s.to_place[p] -= 1
-                if s.events is not None:
-                    s.events.say(-1, f"player_{p} places a worker on contract {c} "
-                                     f"(of player_{s.owner[c]})")
-            elif kind == "gift":
-                self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
-            else:
-                s.passed[p] = True
-                if s.events is not None:
-                    s.events.say(-1, f"player_{p} stops placing ({s.to_place[p]} worker(s) unplaced)")
-            self._next_placer(s, (p + 1) % n)
-        elif ph == VOTE:
-            if kind == "gift":
-                self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
-            else:
-                s.votes[p] = n if kind == "outsider" else (p + f["seat"]) % n
-                if s.events is not None:
-                    s.events.say(-1, f"player_{p} casts a secret vote")
-                    s.events.say(p, "you vote for " + ("the Outsider" if s.votes[p] == n
-                                                        else f"player_{s.votes[p]}"))
-            for k in range(1, n + 1):
-                q = (p + k) % n
-                if s.votes[q] < 0:
-                    s.actor = q
-                    return
-            self._resolve_election(s)
-        elif ph == MAYOR:
-            if kind == "pass":
-                if s.events is not None:
-                    s.events.say(-1, f"mayor player_{p} places nothing more")
-                self._extraction(s)
-                return
-            if kind == "city":
-                s.city[f["contract"]] += 1
-                s.city_left -= 1
-                if s.events is not None:
-                    s.events.say(-1, f"mayor player_{p} puts a city worker on contract {f['contract']}")
-            elif kind == "festival":
-                s.festival[f["contract"]] = 1
-                s.fest_left -= 1
-                if s.events is not None:
-                    s.events.say(-1, f"mayor player_{p} puts a festival on contract {f['contract']}")
-            else:
-                discard(s, p, BIG_PAPA)
-                arches = FESTIVAL_PIECES - sum(s.festival) - s.fest_left
-                meeples = CITY_WORKER_PIECES - sum(s.city) - s.city_left
-                s.fest_left += min(BIG_PAPA_FESTIVALS, arches)
-                s.city_left += min(BIG_PAPA_CITY_WORKERS, meeples)
-                if s.events is not None:
-                    s.events.say(-1, f"mayor player_{p} plays Big Papa: one more festival and two more "
-                                     "city workers")
-            self._check_mayor_done(s)
-        elif ph == CARDS:
-            if kind == "pass":
-                s.passes += 1
-                if s.events is not None:
-                    s.events.say(-1, f"player_{p} plays no card")
-            elif kind == "gift":
-                self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
-                s.passes = 0
-            else:
-                self._play_card(s, p, kind, f)
-                s.passes = 0
-            self._next_card_player(s, (p + 1) % n)
-        elif ph == PAY:
-            logos = s.logos[p]
-            if kind == "pay_percent":
-                money.reveal(s, p)
-                s.paid_percent[p] = True
-                if s.events is not None:
-                    s.events.say(-1, f"player_{p} shows ${s.cash[p] * 10}k and pays 10% per logo")
-                paid = money.pay(s, p, s.cash[p] * logos // 10)
-            else:
-                paid = money.pay(s, p, logos * LOGO_COST[s.turn])
-            if s.events is not None:
-                s.events.say(-1, f"player_{p} pays ${paid * 10}k for {logos} logo(s)")
-            s.payments_left.pop(0)
-            if s.payments_left:
-                s.actor = s.payments_left[0]
-            else:
-                self._extraction(s)
-        else:
+        play = self.phase_moves.get(s.phase)
+        if play is None:
             raise ValueError("the game is over")
+        kind, f = ACTIONS.decode(action)
+        play(s, s.actor, kind, f)
+
+    def _placing(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
+        """Corruption phase: place a worker on a contract, give money, or pass."""
+        n = s.n
+        if kind == "place":
+            c = f["contract"]
+            s.workers[c][p] += 1
+            s.to_place[p] -= 1
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} places a worker on contract {c} "
+                                 f"(of player_{s.owner[c]})")
+        elif kind == "gift":
+            self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
+        else:
+            s.passed[p] = True
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} stops placing ({s.to_place[p]} worker(s) unplaced)")
+        self._next_placer(s, (p + 1) % n)
+
+    def _voting(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
+        """Election: vote for a seat or the Outsider, or give money."""
+        n = s.n
+        if kind == "gift":
+            self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
+        else:
+            s.votes[p] = n if kind == "outsider" else (p + f["seat"]) % n
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} casts a secret vote")
+                s.events.say(p, "you vote for " + ("the Outsider" if s.votes[p] == n
+                                                    else f"player_{s.votes[p]}"))
+        for k in range(1, n + 1):
+            q = (p + k) % n
+            if s.votes[q] < 0:
+                s.actor = q
+                return
+        self._resolve_election(s)
+
+    def _mayor(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
+        """The mayor's city workers, festivals and Big Papa, or pass."""
+        if kind == "pass":
+            if s.events is not None:
+                s.events.say(-1, f"mayor player_{p} places nothing more")
+            self._extraction(s)
+            return
+        if kind == "city":
+            s.city[f["contract"]] += 1
+            s.city_left -= 1
+            if s.events is not None:
+                s.events.say(-1, f"mayor player_{p} puts a city worker on contract {f['contract']}")
+        elif kind == "festival":
+            s.festival[f["contract"]] = 1
+            s.fest_left -= 1
+            if s.events is not None:
+                s.events.say(-1, f"mayor player_{p} puts a festival on contract {f['contract']}")
+        else:
+            discard(s, p, BIG_PAPA)
+            arches = FESTIVAL_PIECES - sum(s.festival) - s.fest_left
+            meeples = CITY_WORKER_PIECES - sum(s.city) - s.city_left
+            s.fest_left += min(BIG_PAPA_FESTIVALS, arches)
+            s.city_left += min(BIG_PAPA_CITY_WORKERS, meeples)
+            if s.events is not None:
+                s.events.say(-1, f"mayor player_{p} plays Big Papa: one more festival and two more "
+                                 "city workers")
+        self._check_mayor_done(s)
+
+    def _cards(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
+        """Investigation: play a card, give money (with investigation_gifts), or pass."""
+        n = s.n
+        if kind == "pass":
+            s.passes += 1
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays no card")
+        elif kind == "gift":
+            self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
+            s.passes = 0
+        else:
+            self._play_card(s, p, kind, f)
+            s.passes = 0
+        self._next_card_player(s, (p + 1) % n)
+
+    def _paying(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
+        """Investigation payment: the year's amount per logo, or 10% of my cash."""
+        logos = s.logos[p]
+        if kind == "pay_percent":
+            money.reveal(s, p)
+            s.paid_percent[p] = True
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} shows ${s.cash[p] * 10}k and pays 10% per logo")
+            paid = money.pay(s, p, s.cash[p] * logos // 10)
+        else:
+            paid = money.pay(s, p, logos * LOGO_COST[s.turn])
+        if s.events is not None:
+            s.events.say(-1, f"player_{p} pays ${paid * 10}k for {logos} logo(s)")
+        s.payments_left.pop(0)
+        if s.payments_left:
+            s.actor = s.payments_left[0]
+        else:
+            self._extraction(s)
 
     def _gift(self, s: State, giver: int, receiver: int, amount: int) -> None:
         money.gift(s, giver, receiver, amount, self.secret)
