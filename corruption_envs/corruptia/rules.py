@@ -17,12 +17,13 @@ from .codec import (
     ACTIONS, BLACKMAIL, BOARD, CELL0, CRONY_WORKER, KEEP_HAND, OFFER, PASS_ACTION, VOTE0, WORKER0,
 )
 from .geometry import radius
+from .hidden import resample_hidden
 from .observer import MAX_SLOTS, SLOT_FEATURES, Observer
 from .picture import draw_table
 from .render import render_state
 from .scoring import department_values, player_score
 from .state import (
-    ABSENT, APPROVED, APPROVED_BY_COIN, BILL, CELL, CRONY, DISCARD, IN_BOX, IN_DECK, IN_DISCARD, ITEM_NAMES,
+    ABSENT, APPROVED, APPROVED_BY_COIN, BILL, CELL, CRONY, DISCARD, IN_BOX, IN_DISCARD, ITEM_NAMES,
     NEGOTIATE, NO, ON_TABLE, OVER, PROPOSED, REJECTED, REJECTED_BY_COIN, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE,
     VOTE_NAMES, WORKER, YES, CorruptiaState,
 )
@@ -533,45 +534,8 @@ class CorruptiaRules(Rules):
     def observe(self, s: CorruptiaState, player: int) -> np.ndarray:
         return self.observer.observe(s, player)
 
-    def resample_hidden(
-        self, s: CorruptiaState, player: int, rng: np.random.Generator
-    ) -> CorruptiaState:
-        """Redraw the opponents' unknown hand cards, the pile, the box and the earlier secret votes."""
-        new = s.copy()
-        new.rng = rng
-        if new.events is not None:  # other seats' private events describe what `player` cannot see
-            new.events = new.events.seen_by(player)
-        n = s.n
-        pool = s.deck + s.box
-        for q in range(n):
-            if q != player:
-                pool.extend(c for c in s.hands[q] if s.known_at[c] != q)
-        pool.sort()  # a canonical order: the truth's order of unseen cards must not show through
-        # cards seen at setup and shuffled back are known not to be in the box
-        free = [c for c in pool if c not in s.returned]
-        bound = [c for c in pool if c in s.returned]
-        rng.shuffle(free)
-        k = len(s.box)
-        new.box = free[:k]
-        rest = free[k:] + bound
-        rng.shuffle(rest)
-        for q in range(n):
-            if q != player:
-                kept = [c for c in s.hands[q] if s.known_at[c] == q]
-                draw = len(s.hands[q]) - len(kept)
-                new.hands[q] = kept + rest[len(rest) - draw:] if draw else kept
-                if draw:
-                    del rest[len(rest) - draw:]
-                new.loc[new.hands[q]] = q
-        new.deck = rest
-        new.loc[rest] = IN_DECK
-        new.loc[new.box] = IN_BOX
-        if s.phase == VOTE:  # votes cast so far are secret
-            for q in range(n):
-                if q != player and s.votes[q] >= 0:
-                    choices = 3 if s.tokens[q] > 0 else 2
-                    new.votes[q] = int(rng.integers(choices))
-        return new
+    def resample_hidden(self, s: CorruptiaState, player: int, rng: np.random.Generator) -> CorruptiaState:
+        return resample_hidden(s, player, rng)
 
     def render(self, s: CorruptiaState, player: int | None = None) -> str:
         return render_state(self, s, player)
