@@ -8,6 +8,7 @@ from .events import EVERYONE, EventLog
 from .layout import Layout
 from .rules import GameState, Rules
 from .state import ARRAY, DEEP, DERIVED, DICT, LIST, NESTED, SHARED, DeclaredState, copy_rng
+from .visibility import sees_own
 
 __all__ = [
     "ARRAY",
@@ -36,5 +37,6 @@ __all__ = [
     "Rules",
     "copy_rng",
     "int_range",
+    "sees_own",
     "make_env_class",
 ]

@@ -25,17 +25,6 @@ class EventfulToyRules(ToyRules):
         if state.events is not None:
             state.events.say(EVERYONE, f"player_{player} {('checks', 'raises')[action]}")
 
-    def copy_state(self, state):
-        new = super().copy_state(state)
-        new.events = None if state.events is None else state.events.copy()
-        return new
-
-    def resample_hidden(self, state, player, rng):
-        new = super().resample_hidden(state, player, rng)
-        if new.events is not None:  # the other seats' deals tell their old cards
-            new.events = state.events.seen_by(player)
-        return new
-
 
 EventfulToyEnv = make_env_class(EventfulToyRules, "EventfulToyEnv")
 env = raw_env = EventfulToyEnv  # what a registered game module provides
