@@ -290,10 +290,7 @@ class CorruptionRules(Rules):
         if s.qpos < len(s.queue):
             s.to_act = s.queue[s.qpos][0]
             return True
-        s.phase = HIT_STEP
-        hit_men = (s.loc == CONTRACT) & (CARD_KIND == HIT_MAN)
-        s.queue = self._in_play_order(s, hit_men)
-        s.qpos = 0
+        self._start_step(s, HIT_STEP, HIT_MAN)
         return False
 
     def _hit_step(self, s: CorruptionState) -> bool:
@@ -313,11 +310,14 @@ class CorruptionRules(Rules):
                 s.events.say(-1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[c]} has no target and is removed")
             s.qpos += 1
         self._cancel_by_district_attorneys(s)
-        s.phase = REPORTER_STEP
-        reporters = (s.loc == CONTRACT) & (CARD_KIND == REPORTER)
-        s.queue = self._in_play_order(s, reporters)
-        s.qpos = 0
+        self._start_step(s, REPORTER_STEP, REPORTER)
         return False
+
+    def _start_step(self, s: CorruptionState, step: int, kind: int) -> None:
+        """Move Phase III on to `step`: the cards of `kind` on contracts act in play order."""
+        s.phase = step
+        s.queue = self._in_play_order(s, (s.loc == CONTRACT) & (CARD_KIND == kind))
+        s.qpos = 0
 
     def _reporter_step(self, s: CorruptionState) -> bool:
         """Step 4: each Reporter with a vertical bribe to remove is asked; then the awards and the
