@@ -423,7 +423,7 @@ class ConstructionRules(Rules):
         play = self.phase_moves.get(s.phase)
         if play is None:
             raise ValueError("the game is over")
-        kind, f = ACTIONS.decode(action)
+        kind, f = ACTIONS.decoded[action]  # a legal action (the adapter checked it)
         play(s, s.actor, kind, f)
 
     def _placing(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:

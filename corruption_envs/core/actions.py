@@ -56,7 +56,8 @@ class ActionLayout:
     def __init__(self) -> None:
         self.blocks: dict[str, ActionBlock] = {}
         self.size = 0
-        self._decoded: list[tuple[str, Mapping[str, Any]]] = []
+        # index -> (block, fields): the hot path's decode, a plain list lookup (`decode` checks the range)
+        self.decoded: list[tuple[str, Mapping[str, Any]]] = []
 
     def add(self, name: str, label: Label, **fields: int | Sequence) -> ActionBlock:
         """Append block `name`; each field is a count n (values 0..n-1) or its sequence of values."""
@@ -69,8 +70,8 @@ class ActionLayout:
         names = tuple(fields)
         start = self.size
         combos = list(product(*values))
-        self._decoded += [(name, MappingProxyType(dict(zip(names, combo)))) for combo in combos]
-        self.size = len(self._decoded)
+        self.decoded += [(name, MappingProxyType(dict(zip(names, combo)))) for combo in combos]
+        self.size = len(self.decoded)
         indices = MappingProxyType({combo: start + i for i, combo in enumerate(combos)})
         block = ActionBlock(name, start, self.size, names, values, label, indices)
         self.blocks[name] = block
@@ -101,7 +102,7 @@ class ActionLayout:
         """(block name, read-only {field: value}) of an action index."""
         if not 0 <= index < self.size:
             raise ValueError(f"action {index} is out of range [0, {self.size})")
-        return self._decoded[index]
+        return self.decoded[index]
 
     def name(self, index: int, state: Any = None) -> str:
         """The readable name of `index`: filled in from `state` when given, else from the layout alone."""

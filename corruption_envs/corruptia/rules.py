@@ -396,7 +396,7 @@ class CorruptiaRules(Rules):
             self._skip_forced_passes(s)
 
     def _negotiate(self, s: CorruptiaState, p: int, action: int) -> None:
-        kind, f = ACTIONS.decode(action)
+        kind, f = ACTIONS.decoded[action]
         if kind == "pass":
             s.passes += 1
             if s.events is not None:

@@ -183,7 +183,7 @@ class CorruptionRules(Rules):
         if play is None:
             raise ValueError("the game is over")
         old_phase, old_to_act, old_round = s.phase, s.to_act, s.round
-        block, f = ACTIONS.decode(action)
+        block, f = ACTIONS.decoded[action]  # a legal action (the adapter checked it)
         play(s, block, f)
         if s.round == old_round:  # (a new round rebuilt every observation)
             self.observer.turn(s, old_phase, old_to_act)
