@@ -128,16 +128,6 @@ def bot_seed(seed: int, seat: int) -> int:
 
 
 # --- what the human sees ------------------------------------------------------------------------------
-def events_of(env: GameEnv) -> list[tuple[int, str]]:
-    events = getattr(env.game_state, "events", None)
-    return events if events is not None else []
-
-
-def visible_events(events: list[tuple[int, str]], start: int, seat: int) -> list[str]:
-    """Texts of events[start:] that `seat` may see: public ones (-1) and its own private ones."""
-    return [text for audience, text in events[start:] if audience == -1 or audience == seat]
-
-
 def legal_moves(env: GameEnv) -> list[tuple[int, str]]:
     """(action index, name) of each legal move, in index order."""
     return [(int(i), env.action_name(i)) for i in np.flatnonzero(env.action_mask())]
@@ -217,7 +207,7 @@ def show_results(con: Console, env: GameEnv, specs: list[str]) -> dict[str, Any]
     winners = ", ".join(label(a, specs, env) for a in res["winners"])
     con.say(f"Winner{'s (shared)' if len(res['winners']) > 1 else ''}: {winners}")
     con.say("Everything revealed:")
-    con.say(env.rules.render(env.game_state, None))
+    con.say(env.render_for(None))
     return res
 
 
@@ -286,10 +276,10 @@ def play(args: argparse.Namespace, con: Console) -> int:
         while not game_over(env):
             agent = env.agent_selection
             if agent == me:
-                events = events_of(env)
+                events = env.events_for(me)
                 seen = min(seen, len(events))
                 title = "Since your last move:" if moved else "So far:"
-                show_events(con, visible_events(events, seen, args.seat), title)
+                show_events(con, events[seen:], title)
                 seen = len(events)
                 action = ask_move(con, env, me)
                 moved = True
@@ -298,15 +288,15 @@ def play(args: argparse.Namespace, con: Console) -> int:
                 action = int(bots[agent].act(obs["observation"], obs["action_mask"]))
                 if not (0 <= action < env.num_actions and env.action_mask()[action]):
                     raise BotError(f"{label(agent, specs, env)} chose the illegal action {action}")
-            before = len(events_of(env))
+            before = len(env.public_events())
             move = env.action_name(action)
             env.step(action)
             if log:
-                public = visible_events(events_of(env), before, -1)
+                public = env.public_events()[before:]
                 log.write({"type": "action", "agent": agent, "index": action, "name": move,
                            "events": public})
-        events = events_of(env)
-        show_events(con, visible_events(events, min(seen, len(events)), args.seat), "Last events:")
+        events = env.events_for(me)
+        show_events(con, events[min(seen, len(events)):], "Last events:")
         res = show_results(con, env, specs)
         if log:
             log.write({"type": "end", **res})
@@ -346,20 +336,22 @@ def replay(args: argparse.Namespace, con: Console) -> int:
     con.say(f"Replay of {header.get('env', header['game'])}, {header['players']} players, "
             f"seed {header['seed']} ({seen_by}); "
             + ", ".join(label(a, specs, env) for a in env.possible_agents))
-    audience = -1 if viewer is None else viewer
-    for text in visible_events(events_of(env), 0, audience):  # the deal, before the first move
+    seat_name = None if viewer is None else env.possible_agents[viewer]
+    # what the replay shows: the public events, or all that the seat could read
+    shown = env.public_events if viewer is None else (lambda: env.events_for(seat_name))
+    for text in shown():  # the deal, before the first move
         con.say(f"      {text}")
     for k, rec in enumerate(actions, 1):
         agent, index = env.agent_selection, rec["index"]
         move = env.action_name(index)
-        before = len(events_of(env))
+        before = len(shown())
         env.step(index)
         # another seat's move is shown to a seat only through the events it may read
         named = viewer is None or env.agent_name_mapping[agent] == viewer
         con.say(f"{k:>4}. {label(agent, specs, env)}" + (f": {move}" if named else ""))
         if named and move != rec["name"]:
             con.say(f"      (the log names this move {rec['name']!r})")
-        for text in visible_events(events_of(env), before, audience):
+        for text in shown()[before:]:
             con.say(f"      {text}")
         while pause and not game_over(env):
             try:
@@ -370,7 +362,7 @@ def replay(args: argparse.Namespace, con: Console) -> int:
                 return 0
             if answer != "?":
                 break
-            con.say(env.rules.render(env.game_state, viewer))
+            con.say(env.render_for(seat_name))
     if not game_over(env):
         con.say("The log ends before the game is over (the player left).")
         return 0

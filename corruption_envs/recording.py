@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .core import Agent, GameEnv
-from .play import GameLog, events_of, game_over, read_log, results, visible_events
+from .play import GameLog, game_over, read_log, results
 from .viewer import write_page
 
 
@@ -32,10 +32,10 @@ def record_game(env: GameEnv, agents: Sequence[Agent], seed: int, path: str | Pa
             agent = env.agent_selection
             obs = env.observe(agent)
             action = int(agents[env.agent_name_mapping[agent]].act(obs["observation"], obs["action_mask"]))
-            name, before = env.action_name(action), len(events_of(env))
+            name, before = env.action_name(action), len(env.public_events())
             env.step(action)
             log.write({"type": "action", "agent": agent, "index": action, "name": name,
-                       "events": visible_events(events_of(env), before, -1)})
+                       "events": env.public_events()[before:]})
         res = results(env)
         log.write({"type": "end", **res})
     finally:

@@ -33,12 +33,6 @@ class LogMismatch(ValueError):
     """The log's moves do not replay in the game it names."""
 
 
-def visible_texts(env: GameEnv, seat: int | None) -> list[str]:
-    """Every event text `seat` may see so far (None: all events)."""
-    events = getattr(env.game_state, "events", None) or []
-    return [text for audience, text in events if seat is None or audience in (-1, seat)]
-
-
 def draws_pictures(env: GameEnv) -> bool:
     """Whether the game's rules draw pictures (a game outside the registry may offer text only)."""
     return type(env.rules).picture is not Rules.picture
@@ -49,8 +43,9 @@ def seat_frame(env: GameEnv, seat: int | None) -> tuple[np.ndarray | None, list[
     draws none) and the events so far.
 
     A function of the seat's information set only (tests/test_pictures.py resamples the rest)."""
-    picture = env.rules.picture(env.game_state, seat) if draws_pictures(env) else None
-    return picture, visible_texts(env, seat)
+    agent = None if seat is None else env.possible_agents[seat]
+    picture = env.picture_for(agent) if draws_pictures(env) else None
+    return picture, env.events_for(agent)
 
 
 def move_caption(agent: str, name: str, seat: int | None, env: GameEnv) -> str:

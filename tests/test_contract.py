@@ -202,6 +202,27 @@ def test_clone_is_independent_of_the_original(game):
     assert_play_on_identically(env.clone(), env.clone(), rng, decisions=30)
 
 
+@pytest.mark.parametrize("game,n", all_counts())
+def test_the_action_layout_round_trips_and_names_every_index_once_at_every_count(game, n):
+    rules = rules_class(game)(rules_class(game).make_config(num_players=n))
+    layout = rules.actions
+    assert layout.size == rules.num_actions  # one layout, the same indices at every count
+    for i in range(layout.size):
+        block, fields = layout.decode(i)
+        assert layout.encode(block, **fields) == i
+        assert i in layout[block]
+    state = rules.new_game(np.random.default_rng(n))
+    rng = np.random.default_rng(0)
+    for _ in range(4):  # names filled in from live states at several points of a game, and without one
+        for s in (state, None):
+            names = [rules.action_name(i, s) for i in range(layout.size)]
+            assert len(set(names)) == len(names), f"{len(names) - len(set(names))} names repeat at {n} players"
+        for _ in range(25):
+            if rules.is_over(state):
+                break
+            rules.apply(state, int(rng.choice(np.flatnonzero(rules.legal_mask(state)))))
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_action_has_a_distinct_readable_name(game):
     env = corruption_envs.env(game)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import corruption_envs
-from corruption_envs.play import Console, events_of, legal_moves, show_view, visible_events
+from corruption_envs.play import Console, legal_moves, show_view
 
 GAMES = corruption_envs.list_games()
 RESAMPLES = 3
@@ -21,10 +21,9 @@ RESAMPLES = 3
 
 def seat_texts(env, agent: str) -> dict[str, str]:
     """Each text view of `agent`: its table, its screen when on turn and the events it may read."""
-    seat = env.agent_name_mapping[agent]
     texts = {
         "render_for": env.render_for(agent),
-        "events": "\n".join(visible_events(events_of(env), 0, seat)),
+        "events": "\n".join(env.events_for(agent)),
     }
     if env.agent_selection == agent:
         out = io.StringIO()
@@ -82,6 +81,9 @@ def test_a_resample_keeps_only_the_events_the_seat_may_read(game):
         for agent in env.possible_agents:
             seat = env.agent_name_mapping[agent]
             mine = [e for e in env.game_state.events if e[0] in (-1, seat)]
-            assert env.resample_hidden(agent, seed=checked).game_state.events == mine
+            other = env.resample_hidden(agent, seed=checked)
+            assert other.game_state.events.entries == mine
+            # so every event the resampled game holds is one the seat could read
+            assert other.events_for(None) == other.events_for(agent) == env.events_for(agent)
             checked += 1
     assert checked > 30

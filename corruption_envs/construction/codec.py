@@ -1,9 +1,9 @@
 """The flat Discrete action layout of Construction & Corruption (fixed for every player count).
 
 Seats in actions are relative to the acting player (offset 0 = me, k = the k-th seat after me), so a
-policy reads the same action the same way from any seat. Blocks, in order:
+policy reads the same action the same way from any seat. Blocks (`ACTIONS`), in order:
 
-| actions   | meaning                                                          | phase            |
+| actions   | block: meaning                                                   | phase            |
 |-----------|------------------------------------------------------------------|------------------|
 | 0..17     | place one of my workers on contract c                            | Corruption       |
 | 18        | pass (stop placing / mayor done / play no card)                  | several          |
@@ -28,108 +28,63 @@ policy reads the same action the same way from any seat. Blocks, in order:
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
+from ..core.actions import ActionLayout
 from .tables import CARD_NAMES, GIFT_AMOUNTS, MAX_PLAYERS, NUM_CONTRACTS
 
 C = NUM_CONTRACTS
-OPP = MAX_PLAYERS - 1  # opponent offsets 1..6
-
-PLACE = 0
-PASS = PLACE + C
-GIFT = PASS + 1
-VOTE = GIFT + len(GIFT_AMOUNTS) * OPP
-OUTSIDER = VOTE + MAX_PLAYERS
-CITY = OUTSIDER + 1
-FESTIVAL = CITY + C
-BIG_PAPA = FESTIVAL + C
-CUT_AND_PASTE = BIG_PAPA + 1
-DEEP_MERDE = CUT_AND_PASTE + OPP
-LA_GREVE = DEEP_MERDE + OPP
-RED_ALERT = LA_GREVE + 1
+OFFSETS = range(1, MAX_PLAYERS)  # opponent offsets 1..6
 # unordered pairs of opponent offsets, e.g. (1, 2), (1, 3), ... (5, 6)
-PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(1, MAX_PLAYERS), 2))
-REVENUE_QUEBEC = RED_ALERT + OPP
-SPIC_N_SPAN = REVENUE_QUEBEC + len(PAIRS)
-SNITCH = SPIC_N_SPAN + C
-PAY_FIXED = SNITCH + len(PAIRS)
-PAY_PERCENT = PAY_FIXED + 1
-NUM_ACTIONS = PAY_PERCENT + 1
-
-# kinds returned by decode()
-K_PLACE, K_PASS, K_GIFT, K_VOTE, K_OUTSIDER, K_CITY, K_FESTIVAL, K_BIG_PAPA = range(8)
-K_CUT, K_MERDE, K_GREVE, K_RED, K_REVENUE, K_SPIC, K_SNITCH, K_PAY_FIXED, K_PAY_PERCENT = range(8, 17)
+PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(OFFSETS, 2))
 
 
-def gift(amount_index: int, offset: int) -> int:
-    return GIFT + amount_index * OPP + offset - 1
+def seat_name(offset: int, state: Any) -> str:
+    """'myself', 'player_k' in a live game (offsets beyond the table stay 'seat +k'), else 'seat +k'."""
+    if offset == 0:
+        return "myself"
+    if state is not None and state.actor >= 0 and offset < state.n:
+        return f"player_{(state.actor + offset) % state.n}"
+    return f"seat +{offset}"
+
+
+def _against(card: int):
+    """The label of a card played against one seat."""
+    return lambda state, seat: f"play {CARD_NAMES[card]} against {seat_name(seat, state)}"
+
+
+def _against_pair(card: int):
+    """The label of a card played against two seats."""
+    return lambda state, pair: (f"play {CARD_NAMES[card]} against {seat_name(pair[0], state)} and "
+                                f"{seat_name(pair[1], state)}")
+
+
+ACTIONS = ActionLayout()
+PLACE = ACTIONS.add("place", lambda state, contract: f"place a worker on contract {contract}", contract=C).start
+PASS = ACTIONS.add("pass", "pass").start
+GIFT = ACTIONS.add(
+    "gift", lambda state, amount, seat: f"give ${GIFT_AMOUNTS[amount] * 10}k to {seat_name(seat, state)}",
+    amount=len(GIFT_AMOUNTS), seat=OFFSETS,
+).start
+VOTE = ACTIONS.add("vote", lambda state, seat: f"vote for {seat_name(seat, state)}", seat=MAX_PLAYERS).start
+OUTSIDER = ACTIONS.add("outsider", "vote for the Outsider mayor").start
+CITY = ACTIONS.add("city", lambda state, contract: f"put a city worker on contract {contract}", contract=C).start
+FESTIVAL = ACTIONS.add("festival", lambda state, contract: f"put a festival on contract {contract}", contract=C).start
+BIG_PAPA = ACTIONS.add("big_papa", f"play {CARD_NAMES[0]} (one more festival, two more city workers)").start
+CUT_AND_PASTE = ACTIONS.add("cut_and_paste", _against(1), seat=OFFSETS).start
+DEEP_MERDE = ACTIONS.add("deep_merde", _against(2), seat=OFFSETS).start
+LA_GREVE = ACTIONS.add("la_greve", f"play {CARD_NAMES[3]} (does nothing)").start
+RED_ALERT = ACTIONS.add("red_alert", _against(4), seat=OFFSETS).start
+REVENUE_QUEBEC = ACTIONS.add("revenue_quebec", _against_pair(5), pair=PAIRS).start
+SPIC_N_SPAN = ACTIONS.add(
+    "spic_n_span", lambda state, contract: f"play {CARD_NAMES[6]} on contract {contract}", contract=C,
+).start
+SNITCH = ACTIONS.add("snitch", _against_pair(7), pair=PAIRS).start
+PAY_FIXED = ACTIONS.add("pay_fixed", "pay the year's amount per logo").start
+PAY_PERCENT = ACTIONS.add("pay_percent", "pay 10% of my cash per logo (reveals my cash)").start
+NUM_ACTIONS = ACTIONS.size
 
 
 def pair_index(a: int, b: int) -> int:
+    """The position of the offsets {a, b} in PAIRS (the pair blocks' order)."""
     return PAIRS.index((min(a, b), max(a, b)))
-
-
-def _build() -> tuple[tuple[int, int, int], ...]:
-    """Per action: (kind, a, b) where a/b are a contract, an offset, an amount index or a pair."""
-    table: list[tuple[int, int, int]] = []
-    table += [(K_PLACE, c, 0) for c in range(C)]
-    table.append((K_PASS, 0, 0))
-    table += [(K_GIFT, i, k) for i in range(len(GIFT_AMOUNTS)) for k in range(1, OPP + 1)]
-    table += [(K_VOTE, k, 0) for k in range(MAX_PLAYERS)]
-    table.append((K_OUTSIDER, 0, 0))
-    table += [(K_CITY, c, 0) for c in range(C)]
-    table += [(K_FESTIVAL, c, 0) for c in range(C)]
-    table.append((K_BIG_PAPA, 0, 0))
-    table += [(K_CUT, k, 0) for k in range(1, OPP + 1)]
-    table += [(K_MERDE, k, 0) for k in range(1, OPP + 1)]
-    table.append((K_GREVE, 0, 0))
-    table += [(K_RED, k, 0) for k in range(1, OPP + 1)]
-    table += [(K_REVENUE, a, b) for a, b in PAIRS]
-    table += [(K_SPIC, c, 0) for c in range(C)]
-    table += [(K_SNITCH, a, b) for a, b in PAIRS]
-    table.append((K_PAY_FIXED, 0, 0))
-    table.append((K_PAY_PERCENT, 0, 0))
-    assert len(table) == NUM_ACTIONS
-    return tuple(table)
-
-
-DECODE = _build()
-
-
-def decode(action: int) -> tuple[int, int, int]:
-    """(kind, a, b) of an action index."""
-    return DECODE[action]
-
-
-# kind -> readable name: {c} a contract, {p} / {q} the seats at relative offsets a / b, {amount} a gift in $k
-NAME_TEMPLATES: dict[int, str] = {
-    K_PLACE: "place a worker on contract {c}",
-    K_PASS: "pass",
-    K_GIFT: "give ${amount}k to {q}",
-    K_VOTE: "vote for {p}",
-    K_OUTSIDER: "vote for the Outsider mayor",
-    K_CITY: "put a city worker on contract {c}",
-    K_FESTIVAL: "put a festival on contract {c}",
-    K_BIG_PAPA: f"play {CARD_NAMES[0]} (one more festival, two more city workers)",
-    K_CUT: f"play {CARD_NAMES[1]} against {{p}}",
-    K_MERDE: f"play {CARD_NAMES[2]} against {{p}}",
-    K_GREVE: f"play {CARD_NAMES[3]} (does nothing)",
-    K_RED: f"play {CARD_NAMES[4]} against {{p}}",
-    K_REVENUE: f"play {CARD_NAMES[5]} against {{p}} and {{q}}",
-    K_SPIC: f"play {CARD_NAMES[6]} on contract {{c}}",
-    K_SNITCH: f"play {CARD_NAMES[7]} against {{p}} and {{q}}",
-    K_PAY_FIXED: "pay the year's amount per logo",
-    K_PAY_PERCENT: "pay 10% of my cash per logo (reveals my cash)",
-}
-
-
-def action_name(action: int, seat_name=None) -> str:
-    """Readable name; `seat_name(offset)` names the seat at a relative offset (default 'seat +k')."""
-    name = seat_name or (lambda k: "myself" if k == 0 else f"seat +{k}")
-    kind, a, b = DECODE[action]
-    template = NAME_TEMPLATES[kind]
-    return template.format(
-        c=a,
-        amount=GIFT_AMOUNTS[a] * 10 if kind == K_GIFT else 0,
-        p=name(a) if "{p}" in template else "",
-        q=name(b) if "{q}" in template else "",
-    )

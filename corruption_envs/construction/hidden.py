@@ -32,7 +32,7 @@ def resample_hidden(rules: "ConstructionRules", s: State, me: int, rng: np.rando
     t.rng = rng
     n = s.n
     if t.events is not None:  # other seats' private events describe the old hidden state
-        t.events = [(a, text) for a, text in t.events if a in (-1, me)]
+        t.events = t.events.seen_by(me)
     if t.stack_hidden:
         k = t.stack_hidden
         unseen = sorted(t.stack[:k])  # a canonical order: the truth's order must not show through

@@ -3,7 +3,7 @@
 Seats are relative to the observer (row 0 = me, row k = the k-th seat after me), padded to 7. The
 vector holds my cash and cards, everything public, and the public history a player remembers (the
 ballots of the last election, the dice effects, what I know for sure of other hands). An opponent's
-cash appears only as what the table knows of it (money.view_of), never its true value; a vote cast
+cash appears only as what the table knows of it (visibility.cash_view), never its true value; a vote cast
 in the running election appears only as "has voted".
 """
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core import Layout
-from .money import view_of
 from .state import PAY, VOTE, State
 from .tables import CARD_COUNTS, MAX_PLAYERS, NUM_CONTRACTS, NUM_TURNS
+from .visibility import cash_view
 
 if TYPE_CHECKING:
     from .rules import ConstructionRules
@@ -127,7 +127,7 @@ def observe(rules: "ConstructionRules", s: State, me: int) -> np.ndarray:
     merde, red, logos_of, paid, gifts_left = s.merde, s.red, s.logos, s.paid_percent, s.gifts_left
     last_votes, last_mayor = s.last_votes, s.last_mayor
     for q in order:
-        cash, unseen_in, unseen_out = view_of(s, me, q)
+        cash, unseen_in, unseen_out = cash_view(s, me, q)
         cor = corruption[q]
         cards = sum(hand[q])
         logos = logos_of[q]

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core.picture import FAINT, INK, PAPER, Canvas, seat_colour, viewer_title
-from .money import view_of
 from .state import OVER, PHASE_NAMES, VOTE, State
 from .tables import CARD_NAMES, NUM_CONTRACTS, NUM_TURNS, YEARS
+from .visibility import cash_view, sees_own
 
 if TYPE_CHECKING:
     from .rules import ConstructionRules
@@ -60,10 +60,10 @@ def draw_table(rules: ConstructionRules, s: State, viewer: int | None = None) ->
                   f"{len(s.deck)} cards; {viewer_title(viewer)}")
     panels = []
     for p in range(n):
-        if viewer is None or viewer == p:
+        if sees_own(viewer, p):
             cash = f"cash ${s.cash[p] * 10}k"
         else:
-            est, gin, gout = view_of(s, viewer, p)
+            est, gin, gout = cash_view(s, viewer, p)
             cash = f"cash about ${est * 10}k" + (f" (+{gin}/-{gout} gifts)" if gin or gout else "")
         lines = [f"player_{p}" + (" (you)" if p == viewer else ""), cash,
                  f"keys {s.keys[p]}, contracts {s.contracts_of(p)}",
@@ -71,7 +71,7 @@ def draw_table(rules: ConstructionRules, s: State, viewer: int | None = None) ->
                  "dice " + ("black" if s.merde[p] else "white") + (" + red" if s.red[p] else ""),
                  f"{sum(s.hand[p])} investigation cards"]
         if s.phase == VOTE and s.votes[p] >= 0:
-            shown = viewer is None or viewer == p
+            shown = sees_own(viewer, p)
             lines.append(("votes " + ("Outsider" if s.votes[p] == n else f"player_{s.votes[p]}"))
                          if shown else "has voted")
         panels.append(lines)
@@ -85,7 +85,7 @@ def draw_table(rules: ConstructionRules, s: State, viewer: int | None = None) ->
         y = cv.wrapped(8, y, "Final: " + ", ".join(f"player_{p} ${v * 10}k"
                                                    for p, v in enumerate(rules.scores(s))), WIDTH - 16, 15)
     for p in range(n):
-        if viewer is None or viewer == p:
+        if sees_own(viewer, p):
             cards = ", ".join(f"{CARD_NAMES[t]} x{k}" for t, k in enumerate(s.hand[p]) if k) or "none"
             y = cv.wrapped(8, y, f"player_{p}'s investigation cards: {cards}", WIDTH - 16, 14,
                            seat_colour(p) if viewer is None else INK)

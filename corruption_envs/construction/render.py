@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .money import view_of
 from .state import OVER, PHASE_NAMES, VOTE, State
 from .tables import CARD_NAMES, NUM_TURNS, YEARS
+from .visibility import cash_view, sees_own
 
 if TYPE_CHECKING:
     from .rules import ConstructionRules
@@ -19,16 +19,16 @@ def render(rules: "ConstructionRules", s: State, player: int | None = None) -> s
     if s.actor >= 0:
         lines.append(f"to act: player_{s.actor}; First Player: player_{s.first}")
     for p in range(n):
-        if player is None or player == p:
+        if sees_own(player, p):
             cash = f"${s.cash[p] * 10}k"
             hand = ", ".join(f"{CARD_NAMES[t]} x{k}" for t, k in enumerate(s.hand[p]) if k) or "none"
         else:
-            est, gin, gout = view_of(s, player, p)
+            est, gin, gout = cash_view(s, player, p)
             cash = f"about ${est * 10}k" + (f" (+{gin}/-{gout} secret gifts)" if gin or gout else "")
             hand = f"{sum(s.hand[p])} card(s)"
         vote = ""
         if s.phase == VOTE and s.votes[p] >= 0:
-            if player is None or player == p:
+            if sees_own(player, p):
                 vote = "; votes " + ("Outsider" if s.votes[p] == n else f"player_{s.votes[p]}")
             else:
                 vote = "; has voted"

@@ -1,14 +1,14 @@
 """The rules of Construction & Corruption (seed 002 with the rulings): turn flow, masks and effects."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
-from ..core import Option, Rules, int_range
+from ..core import EventLog, Option, Rules, int_range
 from . import codec, money
 from .cards import cut_and_paste, discard, draw
-from .codec import DECODE
+from .codec import ACTIONS
 from .hidden import resample_hidden
 from .observer import build_layout, observe
 from .picture import draw_table
@@ -32,6 +32,7 @@ class ConstructionRules(Rules):
     version = 0
     min_players = 3
     max_players = 7
+    actions = ACTIONS
     default_players = 4
     options = {
         "completion": Option(
@@ -73,7 +74,6 @@ class ConstructionRules(Rules):
     def __init__(self, config: dict[str, Any]) -> None:
         super().__init__(config)
         n = self.num_players
-        self.num_actions = codec.NUM_ACTIONS
         self.observation_layout = build_layout()
         self.threshold = COMPLETION_WORKERS[config["completion"]]
         self.secret = config["secret_gifts"]
@@ -83,21 +83,36 @@ class ConstructionRules(Rules):
         # action index arrays for this player count
         offs = range(1, n)
         self.gift_actions = [
-            np.array([codec.gift(i, k) for k in offs], np.intp) for i in range(len(GIFT_AMOUNTS))
+            np.array([ACTIONS.encode("gift", amount=i, seat=k) for k in offs], np.intp)
+            for i in range(len(GIFT_AMOUNTS))
         ]
-        self.vote_actions = np.array([codec.VOTE + k for k in range(n)] + [codec.OUTSIDER], np.intp)
-        self.merde_actions = np.array([codec.DEEP_MERDE + k - 1 for k in offs], np.intp)
-        self.red_actions = np.array([codec.RED_ALERT + k - 1 for k in offs], np.intp)
-        pairs = [i for i, (a, b) in enumerate(codec.PAIRS) if b < n]
-        self.revenue_actions = np.array([codec.REVENUE_QUEBEC + i for i in pairs], np.intp)
-        self.snitch_actions = np.array([codec.SNITCH + i for i in pairs], np.intp)
+        self.vote_actions = np.array([ACTIONS.encode("vote", seat=k) for k in range(n)] + [codec.OUTSIDER], np.intp)
+        self.merde_actions = np.array([ACTIONS.encode("deep_merde", seat=k) for k in offs], np.intp)
+        self.red_actions = np.array([ACTIONS.encode("red_alert", seat=k) for k in offs], np.intp)
+        pairs = [pair for pair in codec.PAIRS if pair[1] < n]
+        self.revenue_actions = np.array([ACTIONS.encode("revenue_quebec", pair=pair) for pair in pairs], np.intp)
+        self.snitch_actions = np.array([ACTIONS.encode("snitch", pair=pair) for pair in pairs], np.intp)
+        # one mask and one move method per phase that decides (OVER has none)
+        self.phase_masks = {
+            PLACE: self._placing_mask,
+            VOTE: self._voting_mask,
+            MAYOR: self._mayor_mask,
+            CARDS: self._cards_mask,
+            PAY: self._paying_mask,
+        }
+        self.phase_moves = {
+            PLACE: self._placing,
+            VOTE: self._voting,
+            MAYOR: self._mayor,
+            CARDS: self._cards,
+            PAY: self._paying,
+        }
 
     # --- setup and turn flow ----------------------------------------------------------------------
     def new_game(self, rng: np.random.Generator) -> State:
         n = self.num_players
         s = State(rng, n)
-        if self.config["record_events"]:
-            s.events = []
+        s.events = EventLog.for_config(self.config)
         s.stack = [int(c) for c in rng.permutation(C)]
         s.stack_hidden = C
         cards = [t for t, k in enumerate(CARD_COUNTS) for _ in range(k)]
@@ -111,12 +126,14 @@ class ConstructionRules(Rules):
         rolling = list(range(self.num_players))
         while True:
             totals = s.rng.integers(1, DIE_FACES + 1, (len(rolling), SETUP_DICE)).sum(axis=1)
-            self._log(s, -1, "setup roll: " + ", ".join(
-                f"player_{p} {int(t)}" for p, t in zip(rolling, totals)))
+            if s.events is not None:
+                s.events.say(-1, "setup roll: " + ", ".join(
+                    f"player_{p} {int(t)}" for p, t in zip(rolling, totals)))
             best = totals.max()
             rolling = [p for p, t in zip(rolling, totals) if t == best]
             if len(rolling) == 1:
-                self._log(s, -1, f"player_{rolling[0]} takes the First Player card")
+                if s.events is not None:
+                    s.events.say(-1, f"player_{rolling[0]} takes the First Player card")
                 return rolling[0]
 
     def _begin_turn(self, s: State) -> None:
@@ -124,7 +141,8 @@ class ConstructionRules(Rules):
         n, y = s.n, s.turn
         if self.config["first_player_passes"] and y > 0:
             s.first = (s.first + 1) % n
-        self._log(s, -1, f"--- {YEARS[y]}: Construction ---")
+        if s.events is not None:
+            s.events.say(-1, f"--- {YEARS[y]}: Construction ---")
         for k in range(n):
             p = (s.first + k) % n
             if not s.stack:
@@ -136,7 +154,8 @@ class ConstructionRules(Rules):
                 s.stack_hidden -= 1
             s.owner[c] = p
             s.workers[c][p] += 1  # the pylon's worker, which stays while the contract is held
-            self._log(s, -1, f"player_{p} takes contract {c}")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} takes contract {c}")
         self._pay_contracts(s)
         for c in range(C):
             if s.owner[c] >= 0:
@@ -153,7 +172,8 @@ class ConstructionRules(Rules):
             k = s.contracts_of(p)
             if k:
                 money.income(s, p, PAY_PER_CONTRACT * k)
-                self._log(s, -1, f"player_{p} is paid ${PAY_PER_CONTRACT * k * 10}k for {k} contract(s)")
+                if s.events is not None:
+                    s.events.say(-1, f"player_{p} is paid ${PAY_PER_CONTRACT * k * 10}k for {k} contract(s)")
 
     def _next_placer(self, s: State, start: int) -> None:
         """The next seat from `start` still placing in the Corruption phase, or the phase's end."""
@@ -175,13 +195,15 @@ class ConstructionRules(Rules):
             if s.to_place[p]:
                 due = VACATION_PAY * s.to_place[p]
                 paid = money.pay(s, p, due)
-                self._log(s, -1, f"player_{p} pays ${paid * 10}k vacation pay for "
-                                 f"{s.to_place[p]} unplaced worker(s)")
+                if s.events is not None:
+                    s.events.say(-1, f"player_{p} pays ${paid * 10}k vacation pay for "
+                                     f"{s.to_place[p]} unplaced worker(s)")
         s.phase = VOTE
         s.votes = [-1] * s.n
         s.gifts_left = [self.max_gifts] * s.n
         s.actor = s.first
-        self._log(s, -1, f"--- {YEARS[s.turn]}: Election ---")
+        if s.events is not None:
+            s.events.say(-1, f"--- {YEARS[s.turn]}: Election ---")
 
     def _resolve_election(self, s: State) -> None:
         n = s.n
@@ -192,8 +214,9 @@ class ConstructionRules(Rules):
         s.last_ballots = s.votes[:]
         best = max(counts)
         top = [i for i in range(n + 1) if counts[i] == best]
-        self._log(s, -1, "votes revealed: " + ", ".join(
-            f"player_{p} -> {'Outsider' if v == n else f'player_{v}'}" for p, v in enumerate(s.votes)))
+        if s.events is not None:
+            s.events.say(-1, "votes revealed: " + ", ".join(
+                f"player_{p} -> {'Outsider' if v == n else f'player_{v}'}" for p, v in enumerate(s.votes)))
         s.votes = [-1] * n
         if len(top) == 1 and top[0] < n:
             m = top[0]
@@ -203,12 +226,14 @@ class ConstructionRules(Rules):
             s.fest_left = festivals(n)
             s.phase = MAYOR
             s.actor = m
-            self._log(s, -1, f"player_{m} is elected mayor and receives a Key to the City")
+            if s.events is not None:
+                s.events.say(-1, f"player_{m} is elected mayor and receives a Key to the City")
             self._check_mayor_done(s)
         else:
             s.last_mayor = -1
             why = "a tie" if len(top) > 1 else "the Outsider wins"
-            self._log(s, -1, f"failed election ({why}): Investigation")
+            if s.events is not None:
+                s.events.say(-1, f"failed election ({why}): Investigation")
             self._start_investigation(s)
 
     def _check_mayor_done(self, s: State) -> None:
@@ -225,7 +250,8 @@ class ConstructionRules(Rules):
         s.phase = CARDS
         s.passes = 0
         s.gifts_left = [self.max_gifts if self.investigation_gifts else 0] * s.n
-        self._log(s, -1, f"--- {YEARS[s.turn]}: Investigation ---")
+        if s.events is not None:
+            s.events.say(-1, f"--- {YEARS[s.turn]}: Investigation ---")
         self._next_card_player(s, s.first)
 
     @staticmethod
@@ -273,8 +299,9 @@ class ConstructionRules(Rules):
             s.paid_percent[p] = False
             if logos:
                 s.payments_left.append(p)
-            self._log(s, -1, f"player_{p} rolls {dice} dice ({red} red, {dice - red} "
-                             f"{'black' if s.merde[p] else 'white'}): {logos} logo(s)")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} rolls {dice} dice ({red} red, {dice - red} "
+                                 f"{'black' if s.merde[p] else 'white'}): {logos} logo(s)")
         if s.payments_left:
             s.phase = PAY
             s.actor = s.payments_left[0]
@@ -283,7 +310,8 @@ class ConstructionRules(Rules):
 
     def _extraction(self, s: State) -> None:
         n = s.n
-        self._log(s, -1, f"--- {YEARS[s.turn]}: Extraction ---")
+        if s.events is not None:
+            s.events.say(-1, f"--- {YEARS[s.turn]}: Extraction ---")
         for c in range(C):
             p = s.owner[c]
             if p < 0 or s.festival[c] or sum(s.workers[c]) + s.city[c] < self.threshold:
@@ -292,9 +320,11 @@ class ConstructionRules(Rules):
             s.corruption[c] = 0
             s.stack.append(c)
             card = draw(s, p)
-            self._log(s, -1, f"contract {c} of player_{p} is completed; player_{p} draws a card")
+            if s.events is not None:
+                s.events.say(-1, f"contract {c} of player_{p} is completed; player_{p} draws a card")
             if card >= 0:
-                self._log(s, p, f"you draw {CARD_NAMES[card]}")
+                if s.events is not None:
+                    s.events.say(p, f"you draw {CARD_NAMES[card]}")
         for c in range(C):
             s.workers[c] = [0] * n
             if s.owner[c] >= 0:
@@ -309,7 +339,8 @@ class ConstructionRules(Rules):
         if s.turn < NUM_TURNS:
             self._begin_turn(s)
             return
-        self._log(s, -1, "--- Fin: the final pay ---")
+        if s.events is not None:
+            s.events.say(-1, "--- Fin: the final pay ---")
         self._pay_contracts(s)
         s.phase = OVER
         s.actor = -1
@@ -320,55 +351,66 @@ class ConstructionRules(Rules):
 
     def legal_mask(self, s: State) -> np.ndarray:
         mask = np.zeros(codec.NUM_ACTIONS, np.int8)
-        p = s.actor
-        ph = s.phase
-        if ph == PLACE:
-            mask[codec.PASS] = 1
-            if s.to_place[p]:
-                for c in range(C):
-                    if s.owner[c] >= 0:
-                        mask[codec.PLACE + c] = 1
-            self._gift_mask(s, p, mask)
-        elif ph == VOTE:
-            mask[self.vote_actions] = 1
-            self._gift_mask(s, p, mask)
-        elif ph == MAYOR:
-            mask[codec.PASS] = 1
+        fill = self.phase_masks.get(s.phase)
+        if fill is not None:
+            fill(s, s.actor, mask)
+        return mask
+
+    def _placing_mask(self, s: State, p: int, mask: np.ndarray) -> None:
+        """Corruption phase: place a worker on a contract, give money, or pass."""
+        mask[codec.PASS] = 1
+        if s.to_place[p]:
             for c in range(C):
                 if s.owner[c] >= 0:
-                    if s.city_left:
-                        mask[codec.CITY + c] = 1
-                    if s.fest_left and not s.festival[c]:
-                        mask[codec.FESTIVAL + c] = 1
-            if s.hand[p][BIG_PAPA]:
-                mask[codec.BIG_PAPA] = 1
-        elif ph == CARDS:
-            mask[codec.PASS] = 1
-            self._gift_mask(s, p, mask)
-            hand = s.hand[p]
-            n = s.n
-            if hand[CUT_AND_PASTE] and not s.cut_used:
-                for k in range(1, n):
-                    if sum(s.hand[(p + k) % n]):
-                        mask[codec.CUT_AND_PASTE + k - 1] = 1
-            if hand[DEEP_MERDE]:
-                mask[self.merde_actions] = 1
-            if hand[LA_GREVE]:
-                mask[codec.LA_GREVE] = 1
-            if hand[RED_ALERT]:
-                mask[self.red_actions] = 1
-            if hand[REVENUE_QUEBEC]:
-                mask[self.revenue_actions] = 1
-            if hand[SPIC_N_SPAN]:
-                for c in range(C):
-                    if s.owner[c] >= 0 and s.corruption[c]:
-                        mask[codec.SPIC_N_SPAN + c] = 1
-            if hand[SNITCH]:
-                mask[self.snitch_actions] = 1
-        elif ph == PAY:
-            mask[codec.PAY_FIXED] = 1
-            mask[codec.PAY_PERCENT] = 1
-        return mask
+                    mask[codec.PLACE + c] = 1
+        self._gift_mask(s, p, mask)
+
+    def _voting_mask(self, s: State, p: int, mask: np.ndarray) -> None:
+        """Election: vote for a seat or the Outsider, or give money."""
+        mask[self.vote_actions] = 1
+        self._gift_mask(s, p, mask)
+
+    def _mayor_mask(self, s: State, p: int, mask: np.ndarray) -> None:
+        """The mayor's city workers, festivals and Big Papa, or pass."""
+        mask[codec.PASS] = 1
+        for c in range(C):
+            if s.owner[c] >= 0:
+                if s.city_left:
+                    mask[codec.CITY + c] = 1
+                if s.fest_left and not s.festival[c]:
+                    mask[codec.FESTIVAL + c] = 1
+        if s.hand[p][BIG_PAPA]:
+            mask[codec.BIG_PAPA] = 1
+
+    def _cards_mask(self, s: State, p: int, mask: np.ndarray) -> None:
+        """Investigation: play a card, give money (with investigation_gifts), or pass."""
+        mask[codec.PASS] = 1
+        self._gift_mask(s, p, mask)
+        hand = s.hand[p]
+        n = s.n
+        if hand[CUT_AND_PASTE] and not s.cut_used:
+            for k in range(1, n):
+                if sum(s.hand[(p + k) % n]):
+                    mask[codec.CUT_AND_PASTE + k - 1] = 1
+        if hand[DEEP_MERDE]:
+            mask[self.merde_actions] = 1
+        if hand[LA_GREVE]:
+            mask[codec.LA_GREVE] = 1
+        if hand[RED_ALERT]:
+            mask[self.red_actions] = 1
+        if hand[REVENUE_QUEBEC]:
+            mask[self.revenue_actions] = 1
+        if hand[SPIC_N_SPAN]:
+            for c in range(C):
+                if s.owner[c] >= 0 and s.corruption[c]:
+                    mask[codec.SPIC_N_SPAN + c] = 1
+        if hand[SNITCH]:
+            mask[self.snitch_actions] = 1
+
+    def _paying_mask(self, s: State, p: int, mask: np.ndarray) -> None:
+        """Investigation payment: the year's amount per logo, or 10% of my cash."""
+        mask[codec.PAY_FIXED] = 1
+        mask[codec.PAY_PERCENT] = 1
 
     def _gift_mask(self, s: State, p: int, mask: np.ndarray) -> None:
         if s.gifts_left[p]:
@@ -378,150 +420,179 @@ class ConstructionRules(Rules):
                     mask[self.gift_actions[i]] = 1
 
     def apply(self, s: State, action: int) -> None:
-        kind, a, b = DECODE[action]
-        p = s.actor
-        n = s.n
-        ph = s.phase
-        if ph == PLACE:
-            if kind == codec.K_PLACE:
-                s.workers[a][p] += 1
-                s.to_place[p] -= 1
-                self._log(s, -1, f"player_{p} places a worker on contract {a} "
-                                 f"(of player_{s.owner[a]})")
-            elif kind == codec.K_GIFT:
-                self._gift(s, p, (p + b) % n, GIFT_AMOUNTS[a])
-            else:
-                s.passed[p] = True
-                self._log(s, -1, f"player_{p} stops placing ({s.to_place[p]} worker(s) unplaced)")
-            self._next_placer(s, (p + 1) % n)
-        elif ph == VOTE:
-            if kind == codec.K_GIFT:
-                self._gift(s, p, (p + b) % n, GIFT_AMOUNTS[a])
-            else:
-                s.votes[p] = n if kind == codec.K_OUTSIDER else (p + a) % n
-                self._log(s, -1, f"player_{p} casts a secret vote")
-                self._log(s, p, "you vote for " + ("the Outsider" if s.votes[p] == n
-                                                    else f"player_{s.votes[p]}"))
-            for k in range(1, n + 1):
-                q = (p + k) % n
-                if s.votes[q] < 0:
-                    s.actor = q
-                    return
-            self._resolve_election(s)
-        elif ph == MAYOR:
-            if kind == codec.K_PASS:
-                self._log(s, -1, f"mayor player_{p} places nothing more")
-                self._extraction(s)
-                return
-            if kind == codec.K_CITY:
-                s.city[a] += 1
-                s.city_left -= 1
-                self._log(s, -1, f"mayor player_{p} puts a city worker on contract {a}")
-            elif kind == codec.K_FESTIVAL:
-                s.festival[a] = 1
-                s.fest_left -= 1
-                self._log(s, -1, f"mayor player_{p} puts a festival on contract {a}")
-            else:
-                discard(s, p, BIG_PAPA)
-                arches = FESTIVAL_PIECES - sum(s.festival) - s.fest_left
-                meeples = CITY_WORKER_PIECES - sum(s.city) - s.city_left
-                s.fest_left += min(BIG_PAPA_FESTIVALS, arches)
-                s.city_left += min(BIG_PAPA_CITY_WORKERS, meeples)
-                self._log(s, -1, f"mayor player_{p} plays Big Papa: one more festival and two more "
-                                 "city workers")
-            self._check_mayor_done(s)
-        elif ph == CARDS:
-            if kind == codec.K_PASS:
-                s.passes += 1
-                self._log(s, -1, f"player_{p} plays no card")
-            elif kind == codec.K_GIFT:
-                self._gift(s, p, (p + b) % n, GIFT_AMOUNTS[a])
-                s.passes = 0
-            else:
-                self._play_card(s, p, kind, a, b)
-                s.passes = 0
-            self._next_card_player(s, (p + 1) % n)
-        elif ph == PAY:
-            logos = s.logos[p]
-            if kind == codec.K_PAY_PERCENT:
-                money.reveal(s, p)
-                s.paid_percent[p] = True
-                self._log(s, -1, f"player_{p} shows ${s.cash[p] * 10}k and pays 10% per logo")
-                paid = money.pay(s, p, s.cash[p] * logos // 10)
-            else:
-                paid = money.pay(s, p, logos * LOGO_COST[s.turn])
-            self._log(s, -1, f"player_{p} pays ${paid * 10}k for {logos} logo(s)")
-            s.payments_left.pop(0)
-            if s.payments_left:
-                s.actor = s.payments_left[0]
-            else:
-                self._extraction(s)
-        else:
+        play = self.phase_moves.get(s.phase)
+        if play is None:
             raise ValueError("the game is over")
+        kind, f = ACTIONS.decoded[action]  # a legal action (the adapter checked it)
+        play(s, s.actor, kind, f)
+
+    def _placing(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
+        """Corruption phase: place a worker on a contract, give money, or pass."""
+        n = s.n
+        if kind == "place":
+            c = f["contract"]
+            s.workers[c][p] += 1
+            s.to_place[p] -= 1
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} places a worker on contract {c} "
+                                 f"(of player_{s.owner[c]})")
+        elif kind == "gift":
+            self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
+        else:
+            s.passed[p] = True
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} stops placing ({s.to_place[p]} worker(s) unplaced)")
+        self._next_placer(s, (p + 1) % n)
+
+    def _voting(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
+        """Election: vote for a seat or the Outsider, or give money."""
+        n = s.n
+        if kind == "gift":
+            self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
+        else:
+            s.votes[p] = n if kind == "outsider" else (p + f["seat"]) % n
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} casts a secret vote")
+                s.events.say(p, "you vote for " + ("the Outsider" if s.votes[p] == n
+                                                    else f"player_{s.votes[p]}"))
+        for k in range(1, n + 1):
+            q = (p + k) % n
+            if s.votes[q] < 0:
+                s.actor = q
+                return
+        self._resolve_election(s)
+
+    def _mayor(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
+        """The mayor's city workers, festivals and Big Papa, or pass."""
+        if kind == "pass":
+            if s.events is not None:
+                s.events.say(-1, f"mayor player_{p} places nothing more")
+            self._extraction(s)
+            return
+        if kind == "city":
+            s.city[f["contract"]] += 1
+            s.city_left -= 1
+            if s.events is not None:
+                s.events.say(-1, f"mayor player_{p} puts a city worker on contract {f['contract']}")
+        elif kind == "festival":
+            s.festival[f["contract"]] = 1
+            s.fest_left -= 1
+            if s.events is not None:
+                s.events.say(-1, f"mayor player_{p} puts a festival on contract {f['contract']}")
+        else:
+            discard(s, p, BIG_PAPA)
+            arches = FESTIVAL_PIECES - sum(s.festival) - s.fest_left
+            meeples = CITY_WORKER_PIECES - sum(s.city) - s.city_left
+            s.fest_left += min(BIG_PAPA_FESTIVALS, arches)
+            s.city_left += min(BIG_PAPA_CITY_WORKERS, meeples)
+            if s.events is not None:
+                s.events.say(-1, f"mayor player_{p} plays Big Papa: one more festival and two more "
+                                 "city workers")
+        self._check_mayor_done(s)
+
+    def _cards(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
+        """Investigation: play a card, give money (with investigation_gifts), or pass."""
+        n = s.n
+        if kind == "pass":
+            s.passes += 1
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays no card")
+        elif kind == "gift":
+            self._gift(s, p, (p + f["seat"]) % n, GIFT_AMOUNTS[f["amount"]])
+            s.passes = 0
+        else:
+            self._play_card(s, p, kind, f)
+            s.passes = 0
+        self._next_card_player(s, (p + 1) % n)
+
+    def _paying(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
+        """Investigation payment: the year's amount per logo, or 10% of my cash."""
+        logos = s.logos[p]
+        if kind == "pay_percent":
+            money.reveal(s, p)
+            s.paid_percent[p] = True
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} shows ${s.cash[p] * 10}k and pays 10% per logo")
+            paid = money.pay(s, p, s.cash[p] * logos // 10)
+        else:
+            paid = money.pay(s, p, logos * LOGO_COST[s.turn])
+        if s.events is not None:
+            s.events.say(-1, f"player_{p} pays ${paid * 10}k for {logos} logo(s)")
+        s.payments_left.pop(0)
+        if s.payments_left:
+            s.actor = s.payments_left[0]
+        else:
+            self._extraction(s)
 
     def _gift(self, s: State, giver: int, receiver: int, amount: int) -> None:
         money.gift(s, giver, receiver, amount, self.secret)
         s.gifts_left[giver] -= 1
         if self.secret:
-            self._log(s, -1, f"player_{giver} gives money to player_{receiver}")
-            self._log(s, giver, f"you give ${amount * 10}k to player_{receiver}")
-            self._log(s, receiver, f"player_{giver} gives you ${amount * 10}k")
+            if s.events is not None:
+                s.events.say(-1, f"player_{giver} gives money to player_{receiver}")
+                s.events.say(giver, f"you give ${amount * 10}k to player_{receiver}")
+                s.events.say(receiver, f"player_{giver} gives you ${amount * 10}k")
         else:
-            self._log(s, -1, f"player_{giver} gives ${amount * 10}k to player_{receiver}")
+            if s.events is not None:
+                s.events.say(-1, f"player_{giver} gives ${amount * 10}k to player_{receiver}")
 
-    def _play_card(self, s: State, p: int, kind: int, a: int, b: int) -> None:
+    def _play_card(self, s: State, p: int, kind: str, f: Mapping[str, Any]) -> None:
         n = s.n
-        if kind == codec.K_CUT:
-            q = (p + a) % n
+        if kind == "cut_and_paste":
+            q = (p + f["seat"]) % n
             card = cut_and_paste(s, p, q)
             s.cut_used = True
-            self._log(s, -1, f"player_{p} plays Cut & Paste on player_{q} and takes a random card")
-            self._log(s, p, f"you take {CARD_NAMES[card]} from player_{q}")
-            self._log(s, q, f"player_{p} takes your {CARD_NAMES[card]}")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays Cut & Paste on player_{q} and takes a random card")
+                s.events.say(p, f"you take {CARD_NAMES[card]} from player_{q}")
+                s.events.say(q, f"player_{p} takes your {CARD_NAMES[card]}")
             return
-        if kind == codec.K_MERDE:
-            q = (p + a) % n
+        if kind == "deep_merde":
+            q = (p + f["seat"]) % n
             discard(s, p, DEEP_MERDE)
             s.merde[q] = True
             self._corrupt(s, q)
-            self._log(s, -1, f"player_{p} plays Deep Merde on player_{q}: black dice, +1 Corruption "
-                             "on each of their contracts")
-        elif kind == codec.K_GREVE:
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays Deep Merde on player_{q}: black dice, +1 Corruption "
+                                 "on each of their contracts")
+        elif kind == "la_greve":
             discard(s, p, LA_GREVE)
-            self._log(s, -1, f"player_{p} plays La Greve (nothing happens)")
-        elif kind == codec.K_RED:
-            q = (p + a) % n
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays La Greve (nothing happens)")
+        elif kind == "red_alert":
+            q = (p + f["seat"]) % n
             discard(s, p, RED_ALERT)
             s.red[q] = s.red[p] = True
-            self._log(s, -1, f"player_{p} plays Red Alert on player_{q}: both roll red dice")
-        elif kind == codec.K_REVENUE:
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays Red Alert on player_{q}: both roll red dice")
+        elif kind == "revenue_quebec":
             discard(s, p, REVENUE_QUEBEC)
-            for q in ((p + a) % n, (p + b) % n):
+            for q in ((p + a) % n for a in f["pair"]):
                 money.reveal(s, q)
                 self._corrupt(s, q)
-                self._log(s, -1, f"Revenue Quebec (player_{p}) counts player_{q}'s cash: "
-                                 f"${s.cash[q] * 10}k; +1 Corruption on each of their contracts")
-        elif kind == codec.K_SPIC:
+                if s.events is not None:
+                    s.events.say(-1, f"Revenue Quebec (player_{p}) counts player_{q}'s cash: "
+                                     f"${s.cash[q] * 10}k; +1 Corruption on each of their contracts")
+        elif kind == "spic_n_span":
+            c = f["contract"]
             discard(s, p, SPIC_N_SPAN)
-            s.corruption[a] = max(0, s.corruption[a] - SPIC_N_SPAN_REMOVES)
-            self._log(s, -1, f"player_{p} plays Spic 'n Span on contract {a}")
+            s.corruption[c] = max(0, s.corruption[c] - SPIC_N_SPAN_REMOVES)
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays Spic 'n Span on contract {c}")
         else:
             discard(s, p, SNITCH)
-            for q in ((p + a) % n, (p + b) % n):
+            q1, q2 = ((p + a) % n for a in f["pair"])
+            for q in (q1, q2):
                 self._corrupt(s, q)
-            self._log(s, -1, f"player_{p} plays Stooleur/Snitch on player_{(p + a) % n} and "
-                             f"player_{(p + b) % n}: +1 Corruption on each of their contracts")
+            if s.events is not None:
+                s.events.say(-1, f"player_{p} plays Stooleur/Snitch on player_{q1} and "
+                                 f"player_{q2}: +1 Corruption on each of their contracts")
 
     @staticmethod
     def _corrupt(s: State, q: int) -> None:
         for c in range(C):
             if s.owner[c] == q:
                 s.corruption[c] += 1
-
-    @staticmethod
-    def _log(s: State, audience: int, text: str) -> None:
-        if s.events is not None:
-            s.events.append((audience, text))
 
     # --- the end ----------------------------------------------------------------------------------
     def scores(self, s: State) -> list[int]:
@@ -532,22 +603,11 @@ class ConstructionRules(Rules):
         return [(v,) for v in self.scores(s)]
 
     # --- information ------------------------------------------------------------------------------
-    def copy_state(self, s: State) -> State:
-        return s.copy()
-
     def observe(self, s: State, player: int) -> np.ndarray:
         return observe(self, s, player)
 
     def resample_hidden(self, s: State, player: int, rng: np.random.Generator) -> State:
         return resample_hidden(self, s, player, rng)
-
-    def action_name(self, action: int, state: State | None = None) -> str:
-        if state is None or state.actor < 0:
-            return codec.action_name(action)
-        p, n = state.actor, state.n
-        return codec.action_name(
-            action, lambda k: "myself" if k == 0 else (f"player_{(p + k) % n}" if k < n else f"seat +{k}")
-        )
 
     def render(self, s: State, player: int | None = None) -> str:
         return render(self, s, player)

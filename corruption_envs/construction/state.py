@@ -1,7 +1,10 @@
-"""The mutable state of one game of Construction & Corruption, with a fast hand-written copy."""
+"""The mutable state of one game of Construction & Corruption: its declared fields (copied by the core)."""
 from __future__ import annotations
 
 import numpy as np
+
+from ..core.events import EventLog
+from ..core.state import DEEP, LIST, NESTED, SHARED, DeclaredState
 
 # phases in which a player decides (OVER: the game has ended)
 PLACE, VOTE, MAYOR, CARDS, PAY, OVER = range(6)
@@ -12,22 +15,24 @@ INCOME, PAYMENT, GIFT, REVEAL = range(4)
 # (INCOME, p, amount, 0), (PAYMENT, p, due, paid), (GIFT, giver, receiver, amount), (REVEAL, p, cash, 0)
 
 
-class State:
+class State(DeclaredState):
     """Everything on the table and in the players' hands; lists indexed by seat or contract id."""
 
-    __slots__ = (
-        "rng", "events", "n", "turn", "phase", "actor", "first",
-        "stack", "stack_hidden", "owner", "corruption", "workers", "city", "festival",
-        "cash", "keys", "to_place", "passed", "gifts_left", "votes", "mayor",
-        "city_left", "fest_left", "hand", "deck", "discard", "known", "cut_used",
-        "merde", "red", "logos", "paid_percent", "passes", "investigated",
-        "last_votes", "last_ballots", "last_mayor", "ledger", "revealed", "pub_cash",
-        "gift_cnt", "gift_amt", "payments_left",
-    )
+    FIELDS = {
+        **dict.fromkeys(("n", "turn", "phase", "actor", "first", "stack_hidden", "mayor", "city_left",
+                         "fest_left", "cut_used", "passes", "investigated", "last_mayor"), SHARED),
+        **dict.fromkeys(("stack", "owner", "corruption", "city", "festival", "cash", "keys", "to_place",
+                         "passed", "gifts_left", "votes", "deck", "discard", "merde", "red", "logos",
+                         "paid_percent", "last_votes", "last_ballots", "ledger", "revealed", "pub_cash",
+                         "payments_left"), LIST),
+        **dict.fromkeys(("workers", "hand", "gift_cnt", "gift_amt"), NESTED),
+        "known": DEEP,
+    }
+    __slots__ = tuple(FIELDS)
 
     def __init__(self, rng: np.random.Generator, n: int) -> None:
         self.rng = rng
-        self.events: list[tuple[int, str]] | None = None
+        self.events: EventLog | None = None
         self.n = n
         self.turn = 0  # index into YEARS; NUM_TURNS once the game is over
         self.phase = PLACE
@@ -74,55 +79,6 @@ class State:
         self.gift_cnt = [[0] * (2 * n) for _ in range(n)]
         self.gift_amt = [[0] * (2 * n) for _ in range(n)]
         self.payments_left: list[int] = []  # seats still to choose how to pay, in order
-
-    def copy(self) -> "State":
-        new = State.__new__(State)
-        rng = np.random.default_rng()
-        rng.bit_generator.state = self.rng.bit_generator.state
-        new.rng = rng
-        new.events = None if self.events is None else self.events[:]
-        new.n = self.n
-        new.turn = self.turn
-        new.phase = self.phase
-        new.actor = self.actor
-        new.first = self.first
-        new.stack_hidden = self.stack_hidden
-        new.mayor = self.mayor
-        new.city_left = self.city_left
-        new.fest_left = self.fest_left
-        new.cut_used = self.cut_used
-        new.passes = self.passes
-        new.investigated = self.investigated
-        new.last_mayor = self.last_mayor
-        new.stack = self.stack[:]
-        new.owner = self.owner[:]
-        new.corruption = self.corruption[:]
-        new.city = self.city[:]
-        new.festival = self.festival[:]
-        new.cash = self.cash[:]
-        new.keys = self.keys[:]
-        new.to_place = self.to_place[:]
-        new.passed = self.passed[:]
-        new.gifts_left = self.gifts_left[:]
-        new.votes = self.votes[:]
-        new.deck = self.deck[:]
-        new.discard = self.discard[:]
-        new.merde = self.merde[:]
-        new.red = self.red[:]
-        new.logos = self.logos[:]
-        new.paid_percent = self.paid_percent[:]
-        new.last_votes = self.last_votes[:]
-        new.last_ballots = self.last_ballots[:]
-        new.ledger = self.ledger[:]
-        new.revealed = self.revealed[:]
-        new.pub_cash = self.pub_cash[:]
-        new.payments_left = self.payments_left[:]
-        new.workers = [w[:] for w in self.workers]
-        new.hand = [h[:] for h in self.hand]
-        new.known = [[k[:] for k in row] for row in self.known]
-        new.gift_cnt = [g[:] for g in self.gift_cnt]
-        new.gift_amt = [g[:] for g in self.gift_amt]
-        return new
 
     def contracts_of(self, p: int) -> int:
         return self.owner.count(p)

@@ -17,9 +17,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .errors import GameOverError, IllegalActionError, IllegalActionWarning, NotResetError
+from .events import EVERYONE
 from .picture import require_pillow
 from .rewards import ranks, terminal_rewards
 from .rules import GameState, Rules
+from .state import copy_rng
 
 
 class GameEnv(AECEnv):
@@ -218,8 +220,7 @@ class GameEnv(AECEnv):
         new.__dict__.update(self.__dict__)
         new._game = game
         if self._seeder is not None:
-            new._seeder = np.random.default_rng()
-            new._seeder.bit_generator.state = self._seeder.bit_generator.state
+            new._seeder = copy_rng(self._seeder)
         new.agents = self.agents[:]
         for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
             setattr(new, name, dict(getattr(self, name)))
@@ -235,6 +236,19 @@ class GameEnv(AECEnv):
         return new
 
     # --- text ------------------------------------------------------------------------------------------
+    def events_for(self, agent: str | None) -> list[str]:
+        """The event texts `agent` may read so far, oldest first: the public ones and its own private
+        ones (None: every event). Empty unless the env was built with record_events=True."""
+        return self._visible_events(None if agent is None else self._seat(agent))
+
+    def public_events(self) -> list[str]:
+        """The event texts every seat may read so far (what a shared game log holds)."""
+        return self._visible_events(EVERYONE)
+
+    def _visible_events(self, seat: int | None) -> list[str]:
+        events = getattr(self._running(), "events", None)
+        return [] if events is None else events.visible_to(seat)
+
     def action_name(self, action: int) -> str:
         """A readable name of `action`, filled in from the current state."""
         return self.rules.action_name(int(action), self._game)
@@ -252,9 +266,9 @@ class GameEnv(AECEnv):
             return None
         return text
 
-    def render_for(self, agent: str) -> str:
-        """The table as `agent` sees it."""
-        return self.rules.render(self._running(), self._seat(agent))
+    def render_for(self, agent: str | None) -> str:
+        """The table as `agent` sees it (None: everything)."""
+        return self.rules.render(self._running(), None if agent is None else self._seat(agent))
 
     def picture_for(self, agent: str | None) -> np.ndarray:
         """HxWx3 uint8 picture of the table as `agent` sees it (None: everything); needs Pillow."""

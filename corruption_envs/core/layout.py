@@ -1,12 +1,18 @@
 """Named slices of a flat float32 vector (OpenSpiel's observer with named tensor pieces)."""
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 
-class Layout:
-    """An ordered map name -> slice into a flat vector, with each piece's shape.
 
-    >>> lay = Layout(); lay.add("my_hand", 9); lay.add("scores", (7,)); lay.size
-    16
+class Layout(Mapping):
+    """An ordered, read-only map name -> slice into a flat vector, with each piece's shape.
+
+    >>> lay = Layout(); lay.add("my_hand", 9); lay.add("scores", (7,)); lay.size, len(lay)
+    slice(0, 9, None)
+    slice(9, 16, None)
+    (16, 2)
+    >>> list(lay.items())
+    [('my_hand', slice(0, 9, None)), ('scores', slice(9, 16, None))]
     """
 
     def __init__(self) -> None:
@@ -30,11 +36,11 @@ class Layout:
     def __getitem__(self, name: str) -> slice:
         return self.slices[name]
 
-    def __contains__(self, name: str) -> bool:
-        return name in self.slices
-
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self.slices)
+
+    def __len__(self) -> int:
+        return len(self.slices)
 
     def view(self, vector, name: str):
         """The piece `name` of `vector`, reshaped to its declared shape."""

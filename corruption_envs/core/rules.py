@@ -12,7 +12,9 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from .actions import ActionLayout
 from .config import COMMON_OPTIONS, Option, int_range, resolve_config
+from .events import EventLog
 from .layout import Layout
 
 
@@ -20,16 +22,16 @@ class GameState(Protocol):
     """What the adapter needs of a state: its RNG and an optional event log."""
 
     rng: np.random.Generator
-    # None unless config record_events=True; else (audience, text) with audience -1 for everyone
-    # or the index of the one player who may see it.
-    events: list[tuple[int, str]] | None
+    # None unless config record_events=True (EventLog.for_config): what happened, each event for
+    # everyone or one seat
+    events: EventLog | None
 
 
 class Rules(ABC):
     """One game's rules for one config.
 
-    Subclasses set the class attributes and implement the abstract methods. `__init__` must build
-    `self.observation_layout` and set `self.num_actions`.
+    Subclasses set the class attributes (`actions`, the game's `ActionLayout`, among them) and implement
+    the abstract methods. `__init__` must build `self.observation_layout`.
     """
 
     name: ClassVar[str]
@@ -40,12 +42,15 @@ class Rules(ABC):
     # Rule variants of this game (see docs/rules/<game>.md); reward etc. are added by `make_config`.
     options: ClassVar[dict[str, Option]] = {}
 
+    actions: ClassVar[ActionLayout]  # every action index, named (the same at every player count)
     num_actions: int
     observation_layout: Layout
 
     def __init__(self, config: dict[str, Any]) -> None:
         self.config = config
         self.num_players: int = config["num_players"]
+        if hasattr(self, "actions"):
+            self.num_actions = self.actions.size
 
     @classmethod
     def all_options(cls) -> dict[str, Option]:
@@ -86,9 +91,10 @@ class Rules(ABC):
     def scores(self, state: GameState) -> list[int]:
         """Per seat, the game's own score (for the 'score' reward and reports)."""
 
-    @abstractmethod
     def copy_state(self, state: GameState) -> GameState:
-        """An independent copy (RNG included) that shares no mutable part with `state`."""
+        """An independent copy (RNG included) that shares no mutable part with `state`: a
+        `DeclaredState` (core/state.py) copies itself."""
+        return state.copy()
 
     # --- information ------------------------------------------------------------------------------
     @abstractmethod
@@ -104,9 +110,9 @@ class Rules(ABC):
         The new state's future chance draws from `rng`.
         """
 
-    @abstractmethod
     def action_name(self, action: int, state: GameState | None = None) -> str:
         """A readable name of `action`; with `state`, filled in with what it refers to there."""
+        return self.actions.name(action, state)
 
     @abstractmethod
     def render(self, state: GameState, player: int | None = None) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .codec import CRONY_WORKER, MAX_PLAYERS
+from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, PASS_ACTION, VOTE0, WORKER0
 from .observer import (
     CRONIES_SCALE, OFFICIALS_SCALE, S_COL, S_CRONIES, S_DEPT, S_INTERVIEW, S_OFFICIALS, S_PRESENT,
     S_PROPOSED, S_ROW, TOKENS_SCALE, cell_at,
@@ -104,7 +104,6 @@ class HeuristicAgent:
     def __init__(self, env: Any, seed: int | None = None) -> None:
         env = env.unwrapped
         self.layout = env.observation_layout
-        self.codec = env.rules.codec  # the static action layout
         self.n = env.config["num_players"]
         grid = env.rules.grid
         self.neighbours = grid.neighbours
@@ -149,12 +148,12 @@ class HeuristicAgent:
             # take the strongest card / give up the weakest one
             def worth(c: int) -> float:
                 return values[DEPT[c]] * 4 + counts[DEPT[c]] + self.rng.random()
-            cards = [int(a) for a in legal if a < self.codec.cell0]
+            cards = [int(a) for a in legal if a < CELL0]
             if phase == SWAP_TAKE:
                 return max(cards, key=worth)
             weakest = min(cards, key=worth)
             if phase == SWAP_GIVE and not self._zone_beats(obs, values, weakest):
-                return self.codec.keep_hand
+                return KEEP_HAND
             return weakest
         return int(legal[self.rng.integers(legal.size)])
 
@@ -175,7 +174,7 @@ class HeuristicAgent:
         d = table.bill_dept
         best, best_score = int(legal[0]), -1e9
         for a in legal.tolist():
-            cell = a - self.codec.cell0
+            cell = a - CELL0
             after = table.values({cell: (d, 3, {})})
             # also prefer cells whose neighbours can supply officials (no Crony spent)
             supply = sum(table.officials[j] for j in self.neighbours[cell] if j >= 0)
@@ -190,7 +189,7 @@ class HeuristicAgent:
         cell = table.proposed
         best, best_cost = int(legal[0]), 1e9
         for a in legal.tolist():
-            w = a - self.codec.worker0
+            w = a - WORKER0
             if w == CRONY_WORKER:
                 cost = CRONY_POINTS
             else:
@@ -217,15 +216,14 @@ class HeuristicAgent:
 
     def _negotiate(self, obs: np.ndarray, mask: np.ndarray, counts: list[int]) -> int:
         stake = self._stake(obs, counts)
-        cd = self.codec
         if abs(stake) < BLACKMAIL_STAKE:
-            return cd.pass_action
+            return PASS_ACTION
         want = YES if stake > 0 else NO
         players = self.layout.view(obs, "players")
         proposer = int(obs[self.layout["proposer"]].argmax())
-        best, best_score = cd.pass_action, 0.0
+        best, best_score = PASS_ACTION, 0.0
         for k in range(1, self.n):
-            a = cd.blackmail(k, want)
+            a = BLACKMAIL[k, want]
             if not mask[a]:
                 continue
             score = players[k, 1] * TOKENS_SCALE + 1
@@ -252,4 +250,4 @@ class HeuristicAgent:
         for v in (YES, NO):
             value[v] += CRONY_POINTS * offers[:, :, v].sum()
         vote = YES if value[YES] >= value[NO] else NO
-        return self.codec.vote0 + vote
+        return VOTE0 + vote

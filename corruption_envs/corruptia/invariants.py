@@ -4,11 +4,12 @@ Kept cheap (no pass over the whole grid): the fuzz calls this after every decisi
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .observer import CRONIES_SCALE, MAX_SLOTS, OFFICIALS_SCALE, scaled_coords
+from .observer import CRONIES_SCALE, MAX_SLOTS, OFFICIALS_SCALE, SLOT_FEATURES, scaled_coords
 from .scoring import department_values
 from .state import (CELL, IN_BOX, IN_DECK, IN_DISCARD, NEGOTIATE, ON_TABLE, OVER, PROPOSED, SWAP_TAKE,
                     VOTE, WORKER)
@@ -18,6 +19,7 @@ from .tables import (
 )
 
 if TYPE_CHECKING:
+    from .geometry import Grid
     from .rules import CorruptiaRules
     from .state import CorruptiaState
 
@@ -47,10 +49,11 @@ def check_invariants(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
         "Cronies are conserved"
     assert min(s.reserve) >= 0, "no reserve is negative"
     assert min(s.tokens) >= 0, "tokens never go negative"
-    radius, distance, nb, cell_card = rules.reach, rules.grid.distance, rules.neighbours, s.cell_card
-    for cell in s.placed:
-        assert any(j >= 0 and cell_card[j] >= 0 for j in nb[cell]), "every bill touches another"
-        assert distance[cell] <= radius, "a bill left the grid's proven bound"
+    nb, cell_card = rules.neighbours, s.cell_card
+    beside = _board_tables(rules.grid)[1][s.placed]
+    occupied = np.array([cell_card[j] >= 0 for j in beside.ravel().tolist()]).reshape(beside.shape)
+    assert (occupied & (beside >= 0)).any(axis=1).all(), "every bill touches another"
+    assert max(rules.grid.distance[c] for c in s.placed) <= rules.reach, "a bill left the grid's proven bound"
     if in_proposal:
         for j, k in s.pending.items():
             assert 0 < k <= s.officials[j], "interview officials come from a bill holding them"
@@ -83,22 +86,42 @@ def check_invariants(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
         "cached department values match the table"
 
 
+# the slot columns of a bill's department and income, per card
+DEPT_COLUMNS = np.eye(NUM_DEPTS)[list(DEPT)]
+INCOME_COLUMNS = np.eye(3)[[i - 1 for i in INCOME]]
+
+
+@lru_cache(maxsize=None)
+def _board_tables(grid: "Grid") -> tuple[np.ndarray, np.ndarray]:
+    """Per cell of `grid`: its scaled (row, col) and its neighbour cells (-1 off the grid)."""
+    return np.array([scaled_coords(*rc) for rc in grid.coords]), np.array(grid.neighbours, np.intp)
+
+
 def check_slots(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
-    """The observed bill slots match the table: the bills in the order placed, then the proposed one."""
+    """The observed bill slots match the table: the bills in the order placed, then the proposed one.
+
+    Every slot row is rebuilt from the table (a few array ops for all rows at once) and compared
+    exactly: the observer writes the same float32 values, so no tolerance is needed."""
     proposing = s.phase in (WORKER, NEGOTIATE, VOTE)
     cells = s.placed + [s.cell] if proposing else s.placed
-    assert len(cells) <= MAX_SLOTS, "every bill on the table, and the proposed one, has a slot"
-    assert not s.slots[len(cells):].any(), "slots past the last bill are empty"
-    coords, neighbours = rules.grid.coords, rules.grid.neighbours
-    for k, cell in enumerate(cells):
-        row = s.slots[k]
-        is_proposed = k == len(s.placed)
-        card = s.bill if is_proposed else s.cell_card[cell]
-        interviewed = s.pending.get(cell, 0) if proposing else 0
-        expected = [1.0, float(is_proposed), *scaled_coords(*coords[cell])]
-        expected += [float(DEPT[card] == d) for d in range(NUM_DEPTS)]
-        expected += [float(INCOME[card] == i) for i in (1, 2, 3)]
-        expected += [s.officials[cell] / OFFICIALS_SCALE, s.cronies[cell] / CRONIES_SCALE,
-                     interviewed / WORKERS_PER_BILL]
-        expected += [float(j >= 0 and s.cell_card[j] >= 0) for j in neighbours[cell]]
-        assert np.allclose(row, expected), f"slot {k} does not show the bill at cell {cell}"
+    k = len(cells)
+    assert k <= MAX_SLOTS, "every bill on the table, and the proposed one, has a slot"
+    assert not s.slots[k:].any(), "slots past the last bill are empty"
+    coords, neighbours = _board_tables(rules.grid)
+    cell_card = s.cell_card
+    cards = [cell_card[c] for c in s.placed] + ([s.bill] if proposing else [])
+    beside = neighbours[cells]
+    expected = np.zeros((k, SLOT_FEATURES))
+    expected[:, 0] = 1.0
+    expected[:, 1] = [False] * len(s.placed) + [True] * proposing
+    expected[:, 2:4] = coords[cells]
+    expected[:, 4:4 + NUM_DEPTS] = DEPT_COLUMNS[cards]
+    expected[:, 4 + NUM_DEPTS:7 + NUM_DEPTS] = INCOME_COLUMNS[cards]
+    expected[:, 7 + NUM_DEPTS] = np.array([s.officials[c] for c in cells]) / OFFICIALS_SCALE
+    expected[:, 8 + NUM_DEPTS] = np.array([s.cronies[c] for c in cells]) / CRONIES_SCALE
+    if proposing:
+        expected[:, 9 + NUM_DEPTS] = np.array([s.pending.get(c, 0) for c in cells]) / WORKERS_PER_BILL
+    expected[:, 10 + NUM_DEPTS:] = np.array([cell_card[j] >= 0 for j in beside.ravel().tolist()]).reshape(
+        beside.shape) & (beside >= 0)
+    bad = np.flatnonzero((s.slots[:k] != expected.astype(np.float32)).any(axis=1))
+    assert not bad.size, f"slot {bad[0]} does not show the bill at cell {cells[bad[0]]}"

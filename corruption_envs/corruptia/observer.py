@@ -44,6 +44,7 @@ from .tables import (
     DEPT, FINAL_HAND, INCOME, NEED, NUM_CARDS, NUM_DEPTS, NUM_OFFICIALS, NUM_ROUNDS, TRIANGLE_SIZE,
     WORKERS_PER_BILL,
 )
+from .visibility import seen_taken
 
 if TYPE_CHECKING:
     from .rules import CorruptiaRules
@@ -181,7 +182,7 @@ class Observer:
         if s.returned:
             obs[self.returned_slice] = s.returned_vec
         # row k - 1: cards known to be in the hand of the player k seats after me
-        obs[self.known_slice].reshape(P - 1, NUM_CARDS)[: n - 1] = s.known_at == self.others[me]
+        obs[self.known_slice].reshape(P - 1, NUM_CARDS)[: n - 1] = seen_taken(s, self.others[me])
         obs[self.players_slice] = players
         obs[self.bills_slice] = s.slots.ravel()
         obs[ones] = 1.0

@@ -13,6 +13,7 @@ import numpy as np
 from ..core.picture import FAINT, HIGHLIGHT, INK, Canvas, seat_colour, viewer_title
 from .state import ITEM_NAMES, OVER, PHASE_NAMES, VOTE, VOTE_NAMES
 from .tables import BUDGET, CARDS_PER_DEPT, DEPARTMENTS, INCOME, REVOLUTION
+from .visibility import known_hand, sees_own
 
 if TYPE_CHECKING:
     from .rules import CorruptiaRules
@@ -92,7 +93,7 @@ def draw_table(rules: CorruptiaRules, s: CorruptiaState, viewer: int | None = No
                  f"{s.tokens[p]} support tokens, {s.reserve[p]} cronies",
                  f"{sum(s.held[p])} blackmail cards, {len(s.hands[p])} bills in hand"]
         if s.phase == VOTE and s.votes[p] >= 0:
-            lines.append("voted " + (VOTE_NAMES[s.votes[p]] if viewer in (None, p) else "(secret)"))
+            lines.append("voted " + (VOTE_NAMES[s.votes[p]] if sees_own(viewer, p) else "(secret)"))
         elif any(v >= 0 for v in s.last_votes):
             lines.append(f"last vote: {VOTE_NAMES[s.last_votes[p]]}")
         panels.append(lines)
@@ -117,10 +118,9 @@ def draw_table(rules: CorruptiaRules, s: CorruptiaState, viewer: int | None = No
                                WIDTH - 16, 13, seat_colour(bm[0]))
     y = _bills(cv, y + 4, "Discard zone", list(s.discard))
     for p in range(n):
-        if viewer is None or viewer == p:
-            y = _bills(cv, y, f"player_{p}'s hand", sorted(s.hands[p]))
-        else:
-            known = [c for c in s.hands[p] if s.known_at[c] == p]
-            if known:
-                y = _bills(cv, y, f"player_{p} took from the discard zone", known)
+        known = known_hand(s, viewer, p)
+        if sees_own(viewer, p):
+            y = _bills(cv, y, f"player_{p}'s hand", known)
+        elif known:
+            y = _bills(cv, y, f"player_{p} took from the discard zone", known)
     return cv.array()

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from .state import ITEM_NAMES, OVER, PHASE_NAMES, VOTE, VOTE_NAMES
 from .tables import DEPARTMENTS, REVOLUTION, card_label
+from .visibility import known_hand, sees_own
 
 if TYPE_CHECKING:
     from .rules import CorruptiaRules
@@ -35,14 +36,14 @@ def render_state(rules: "CorruptiaRules", s: "CorruptiaState", player: int | Non
                      f"{s.pending_cronies} cronies")
     lines.append(f"Discard zone: {'; '.join(card_label(c) for c in s.discard)}")
     for p in range(s.n):
-        if player is None or player == p:
-            hand = "; ".join(card_label(c) for c in sorted(s.hands[p]))
+        known = "; ".join(card_label(c) for c in known_hand(s, player, p))
+        if sees_own(player, p):
+            hand = known
         else:
-            seen = "; ".join(card_label(c) for c in s.hands[p] if s.known_at[c] == p)
-            hand = f"{len(s.hands[p])} cards" + (f" (known: {seen})" if seen else "")
+            hand = f"{len(s.hands[p])} cards" + (f" (known: {known})" if known else "")
         vote = ""
         if s.phase == VOTE and s.votes[p] >= 0:
-            vote = " [voted" + (f" {VOTE_NAMES[s.votes[p]]}]" if player in (None, p) else "]")
+            vote = " [voted" + (f" {VOTE_NAMES[s.votes[p]]}]" if sees_own(player, p) else "]")
         lines.append(f"player_{p}: {s.tokens[p]} tokens, {s.reserve[p]} cronies, "
                      f"{sum(s.held[p])} blackmail cards{vote}; hand: {hand}")
     if any(v >= 0 for v in s.last_votes):

@@ -12,17 +12,20 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Option, Rules
-from .codec import BOARD, CRONY_WORKER, Codec
+from ..core import EventLog, Option, Rules
+from .codec import (
+    ACTIONS, BLACKMAIL, BOARD, CELL0, CRONY_WORKER, KEEP_HAND, OFFER, PASS_ACTION, VOTE0, WORKER0,
+)
 from .geometry import radius
+from .hidden import resample_hidden
 from .observer import MAX_SLOTS, SLOT_FEATURES, Observer
 from .picture import draw_table
 from .render import render_state
 from .scoring import department_values, player_score
 from .state import (
-    ABSENT, BILL, CELL, CRONY, DISCARD, IN_BOX, IN_DECK, IN_DISCARD, ITEM_NAMES, NEGOTIATE, NO,
-    ON_TABLE, OVER, PROPOSED, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE, VOTE_NAMES, WORKER, YES,
-    CorruptiaState,
+    ABSENT, APPROVED, APPROVED_BY_COIN, BILL, CELL, CRONY, DISCARD, IN_BOX, IN_DISCARD, ITEM_NAMES,
+    NEGOTIATE, NO, ON_TABLE, OVER, PROPOSED, REJECTED, REJECTED_BY_COIN, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE,
+    VOTE_NAMES, WORKER, YES, CorruptiaState,
 )
 from .tables import (
     CARDS_REMOVED, CRONIES_EACH, DEAL_PER_ROUND, DEPARTMENTS, DEPT, DIE_FACES, DISCARD_PER_ROUND,
@@ -30,12 +33,6 @@ from .tables import (
     TRIANGLE_SIZE, WORKERS_PER_BILL, card_label,
 )
 
-# What a card action does in each phase.
-CARD_VERBS = {BILL: "propose", SWAP_GIVE: "give up", SWAP_TAKE: "take from the discard zone",
-              DISCARD: "discard (no bill can be staffed)"}
-
-# Results of the last vote, for the public record.
-NO_RESULT, APPROVED, REJECTED, APPROVED_BY_COIN, REJECTED_BY_COIN = range(5)
 
 
 def deficit(need: list[int] | tuple, a1: int, a2: int, a3: int) -> int:
@@ -48,6 +45,7 @@ class CorruptiaRules(Rules):
     version = 0
     min_players = 3
     max_players = 5
+    actions = ACTIONS
     default_players = 4
     options = {
         "vote_offers": Option(
@@ -62,24 +60,47 @@ class CorruptiaRules(Rules):
         super().__init__(config)
         self.grid = BOARD  # one board and action layout for every count (codec.py)
         self.reach = radius(self.num_players)  # no bill of an n-player game lies further out
-        self.codec = Codec(self.grid)
-        self.num_actions = self.codec.num_actions
         self.neighbours = self.grid.neighbours
         self.observer = Observer(self)
         self.observation_layout = self.observer.layout
+        # one method per phase that decides (OVER has none): apply() dispatches on the phase
+        self.phase_moves = {
+            BILL: self._propose_bill,
+            CELL: self._choose_cell,
+            WORKER: self._choose_worker,
+            NEGOTIATE: self._negotiate,
+            VOTE: self._vote,
+            SWAP_GIVE: self._give_up,
+            SWAP_TAKE: self._take_back,
+            DISCARD: self._discard,
+        }
 
     # --- setup ----------------------------------------------------------------------------------
     def new_game(self, rng: np.random.Generator) -> CorruptiaState:
-        n = self.num_players
-        s = object.__new__(CorruptiaState)
-        s.rng = rng
-        s.events = [] if self.config["record_events"] else None
-        s.n = n
-        cards = rng.permutation(NUM_CARDS).tolist()
-        removed = CARDS_REMOVED[n]
+        s = CorruptiaState(rng, self.num_players, self.grid.size, (MAX_SLOTS, SLOT_FEATURES),
+                           EventLog.for_config(self.config))
+        triangle = self._setup_pile(s)
+        for cell, card in zip(self.grid.triangle, triangle):
+            s.officials[cell] = OFFICIALS_PER_START_BILL  # setup 3
+            self._place(s, cell, card)
+        s.values = department_values(s.cell_card, s.officials, s.cronies, s.placed, self.neighbours)
+        self._setup_players(s)
+        if s.events is not None:
+            names = ", ".join(card_label(c) for c in triangle)
+            s.events.say(-1, f"setup: the starting triangle is {names}")
+            s.events.say(-1, f"setup: the discard zone shows {self._cards(s.discard)}")
+            for p in range(s.n):
+                s.events.say(p, f"you are dealt {self._cards(s.hands[p])}")
+            s.events.say(-1, f"player_{s.president} holds the Presidential Token")
+        self._start_round(s)
+        return s
+
+    def _setup_pile(self, s: CorruptiaState) -> list[int]:
+        """Setup 1-2: the box, the pile and the starting triangle's cards (returned)."""
+        cards = s.rng.permutation(NUM_CARDS).tolist()
+        removed = CARDS_REMOVED[s.n]
         s.box = cards[:removed]  # setup 1: removed unseen
         s.deck = cards[removed:]  # the top of the pile is the end of the list
-        s.returned = set()
         # Setup 2: each card of the triangle is replaced by the next card of the pile until its
         # department and income differ from the ones already placed. The replaced cards are shuffled
         # back into the pile (ours: the deck is used up exactly by the end of the game).
@@ -93,23 +114,17 @@ class CorruptiaRules(Rules):
                 replaced.append(c)
         if replaced:
             s.deck.extend(replaced)
-            rng.shuffle(s.deck)
-            s.returned.update(replaced)
+            s.rng.shuffle(s.deck)
+        s.returned = frozenset(replaced)
         s.returned_vec = np.zeros(NUM_CARDS, np.float32)
-        s.returned_vec[list(s.returned)] = 1.0
-        s.loc = np.full(NUM_CARDS, IN_DECK, np.int8)
+        s.returned_vec[replaced] = 1.0
+        s.returned_vec.flags.writeable = False  # shared by every copy of the game
         s.loc[s.box] = IN_BOX
-        s.known_at = np.full(NUM_CARDS, -1, np.int8)
-        size = self.grid.size
-        s.cell_card = [-1] * size
-        s.officials = [0] * size
-        s.cronies = [0] * size
-        s.placed = []
-        s.slots = np.zeros((MAX_SLOTS, SLOT_FEATURES), np.float32)
-        for cell, card in zip(self.grid.triangle, triangle):
-            s.officials[cell] = OFFICIALS_PER_START_BILL  # setup 3
-            self._place(s, cell, card)
-        s.values = department_values(s.cell_card, s.officials, s.cronies, s.placed, self.neighbours)
+        return triangle
+
+    def _setup_players(self, s: CorruptiaState) -> None:
+        """Setup 5-10: hands, the discard zone, blackmail cards, Cronies and the President."""
+        n = s.n
         s.hands = [[s.deck.pop() for _ in range(START_HAND)] for _ in range(n)]  # setup 8
         s.discard = [s.deck.pop() for _ in range(n)]  # setup 9
         for p in range(n):
@@ -117,24 +132,7 @@ class CorruptiaRules(Rules):
         s.loc[s.discard] = IN_DISCARD
         s.held = [[p != q for q in range(n)] for p in range(n)]  # setup 5
         s.reserve = [CRONIES_EACH] * n  # setup 6
-        s.tokens = [0] * n  # rulings: tokens start at 0
-        s.president = int(rng.integers(n))  # setup 10: the "most impressive pituto", by chance
-        s.round = 0
-        s.turn = 0
-        s.played = [0] * n
-        s.last_votes = [-1] * n
-        s.last_result = NO_RESULT
-        s.absent_queue = []
-        s.given = -1
-        if s.events is not None:
-            names = ", ".join(card_label(c) for c in triangle)
-            s.events.append((-1, f"setup: the starting triangle is {names}"))
-            s.events.append((-1, f"setup: the discard zone shows {self._cards(s.discard)}"))
-            for p in range(n):
-                s.events.append((p, f"you are dealt {self._cards(s.hands[p])}"))
-            s.events.append((-1, f"player_{s.president} holds the Presidential Token"))
-        self._start_round(s)
-        return s
+        s.president = int(s.rng.integers(n))  # setup 10: the "most impressive pituto", by chance
 
     def _place(self, s: CorruptiaState, cell: int, card: int) -> None:
         s.cell_card[cell] = card
@@ -154,13 +152,13 @@ class CorruptiaRules(Rules):
             s.hands[p].extend(dealt)
             s.loc[dealt] = p
             if s.events is not None:
-                s.events.append((p, f"round {s.round + 1}: you are dealt {self._cards(dealt)}"))
+                s.events.say(p, f"round {s.round + 1}: you are dealt {self._cards(dealt)}")
         shown = [s.deck.pop() for _ in range(DISCARD_PER_ROUND)]
         s.discard.extend(shown)
         s.loc[shown] = IN_DISCARD
         if s.events is not None:
-            s.events.append((-1, f"round {s.round + 1} begins; player_{s.president} is President; "
-                                 f"revealed to the discard zone: {self._cards(shown)}"))
+            s.events.say(-1, f"round {s.round + 1} begins; player_{s.president} is President; "
+                                 f"revealed to the discard zone: {self._cards(shown)}")
         self._start_turn(s)
 
     def _start_turn(self, s: CorruptiaState) -> None:
@@ -183,7 +181,7 @@ class CorruptiaRules(Rules):
         s.candidates = self._candidates(s)
         if s.events is not None:
             face = "R (revolution)" if s.die == REVOLUTION else DEPARTMENTS[s.die]
-            s.events.append((-1, f"player_{p}'s turn: the People's Die shows {face}"))
+            s.events.say(-1, f"player_{p}'s turn: the People's Die shows {face}")
         reserve = s.reserve[p]
         if any(self._bill_fits(s, c, reserve) for c in s.hands[p]):
             s.phase = BILL
@@ -221,7 +219,6 @@ class CorruptiaRules(Rules):
 
     def legal_mask(self, s: CorruptiaState) -> np.ndarray:
         m = np.zeros(self.num_actions, np.int8)
-        cd = self.codec
         p = s.actor
         phase = s.phase
         if phase == BILL:
@@ -238,26 +235,26 @@ class CorruptiaRules(Rules):
             need, reserve = NEED[s.bill], s.reserve[p]
             for cell, a1, a2, a3 in s.candidates:
                 if deficit(need, a1, a2, a3) <= reserve:
-                    m[cd.cell0 + cell] = 1
+                    m[CELL0 + cell] = 1
         elif phase == WORKER:
             need, cell_card, officials, pending = s.need, s.cell_card, s.officials, s.pending
             for d, j in enumerate(self.neighbours[s.cell]):
                 if j >= 0 and cell_card[j] >= 0 and need[INCOME[cell_card[j]]] > 0 \
                         and officials[j] > pending.get(j, 0):
-                    m[cd.worker0 + d] = 1
+                    m[WORKER0 + d] = 1
             if s.reserve[p] > 0:
-                m[cd.worker0 + CRONY_WORKER] = 1
+                m[WORKER0 + CRONY_WORKER] = 1
         elif phase == NEGOTIATE:
-            m[cd.pass_action] = 1
+            m[PASS_ACTION] = 1
             for a in self._negotiation_moves(s, p):
                 m[a] = 1
         elif phase == VOTE:
-            m[cd.vote0 + YES] = m[cd.vote0 + NO] = 1
+            m[VOTE0 + YES] = m[VOTE0 + NO] = 1
             if s.tokens[p] > 0:  # only those with Citizen Support Tokens can be absent
-                m[cd.vote0 + ABSENT] = 1
+                m[VOTE0 + ABSENT] = 1
         elif phase == SWAP_GIVE:
             m[s.hands[p]] = 1
-            m[cd.keep_hand] = 1
+            m[KEEP_HAND] = 1
         elif phase == SWAP_TAKE:
             m[s.discard] = 1
             m[s.given] = 0  # "draw another": not the card just given up
@@ -267,15 +264,15 @@ class CorruptiaRules(Rules):
 
     def _negotiation_moves(self, s: CorruptiaState, p: int) -> list[int]:
         """p's legal blackmails and offers (passing is always legal)."""
-        cd, n = self.codec, s.n
+        n = s.n
         moves = []
         held, tokens, blackmail = s.held[p], s.tokens, s.blackmail
         for k in range(1, n):
             t = (p + k) % n
             # one blackmail per target per turn; none on a player without tokens
             if held[t] and tokens[t] > 0 and blackmail[t] is None:
-                moves.append(cd.blackmail(k, YES))
-                moves.append(cd.blackmail(k, NO))
+                moves.append(BLACKMAIL[k, YES])
+                moves.append(BLACKMAIL[k, NO])
         if self.config["vote_offers"]:
             promised = [0, 0]
             for f, _, item, _ in s.offers:
@@ -288,77 +285,87 @@ class CorruptiaRules(Rules):
                     continue
                 for item in (CRONY, TOKEN):
                     if spare[item] > 0:
-                        moves.append(cd.offer(k, item, YES))
-                        moves.append(cd.offer(k, item, NO))
+                        moves.append(OFFER[k, item, YES])
+                        moves.append(OFFER[k, item, NO])
         return moves
 
     def apply(self, s: CorruptiaState, action: int) -> None:
-        phase, p, cd = s.phase, s.actor, self.codec
-        if phase == BILL:
-            s.bill = action
-            s.hands[p].remove(action)
-            s.loc[action] = PROPOSED
-            s.known_at[action] = -1
-            s.played[p] += 1
-            s.need = list(NEED[action])
-            s.phase = CELL
+        play = self.phase_moves.get(s.phase)
+        if play is None:
+            raise ValueError("the game is over")
+        play(s, s.actor, action)
+
+    def _propose_bill(self, s: CorruptiaState, p: int, action: int) -> None:
+        """The proposer picks the bill to propose from its hand."""
+        s.bill = action
+        s.hands[p].remove(action)
+        s.loc[action] = PROPOSED
+        s.known_at[action] = -1
+        s.played[p] += 1
+        s.need = list(NEED[action])
+        s.phase = CELL
+        if s.events is not None:
+            s.events.say(-1, f"player_{p} proposes {card_label(action)}")
+
+    def _choose_cell(self, s: CorruptiaState, p: int, action: int) -> None:
+        """The proposer picks the bill's cell."""
+        s.cell = action - CELL0
+        self.observer.show_bill(s, s.cell, s.bill, proposed=True)
+        s.phase = WORKER
+        if s.events is not None:
+            r, c = self.grid.coords[s.cell]
+            s.events.say(-1, f"player_{p} places it at cell ({r}, {c})")
+
+    def _vote(self, s: CorruptiaState, p: int, action: int) -> None:
+        """One secret ballot; the last one resolves the vote."""
+        s.votes[p] = action - VOTE0
+        if s.events is not None:
+            s.events.say(-1, f"player_{p} has voted")
+            s.events.say(p, f"you vote {VOTE_NAMES[s.votes[p]]}")
+        s.actor = (p + 1) % s.n
+        if s.actor == s.proposer:
+            self._resolve(s)
+
+    def _give_up(self, s: CorruptiaState, p: int, action: int) -> None:
+        """An absent player gives up a card to the discard zone, or keeps its hand."""
+        if action == KEEP_HAND:
             if s.events is not None:
-                s.events.append((-1, f"player_{p} proposes {card_label(action)}"))
-        elif phase == CELL:
-            s.cell = action - cd.cell0
-            self.observer.show_bill(s, s.cell, s.bill, proposed=True)
-            s.phase = WORKER
-            if s.events is not None:
-                r, c = self.grid.coords[s.cell]
-                s.events.append((-1, f"player_{p} places it at cell ({r}, {c})"))
-        elif phase == WORKER:
-            self._take_worker(s, p, action - cd.worker0)
-        elif phase == NEGOTIATE:
-            self._negotiate(s, p, action)
-        elif phase == VOTE:
-            s.votes[p] = action - cd.vote0
-            if s.events is not None:
-                s.events.append((-1, f"player_{p} has voted"))
-                s.events.append((p, f"you vote {VOTE_NAMES[s.votes[p]]}"))
-            s.actor = (p + 1) % s.n
-            if s.actor == s.proposer:
-                self._resolve(s)
-        elif phase == SWAP_GIVE:
-            if action == cd.keep_hand:
-                if s.events is not None:
-                    s.events.append((-1, f"player_{p} keeps their hand"))
-                self._next_swap(s)
-            else:
-                s.hands[p].remove(action)
-                s.known_at[action] = -1
-                s.discard.append(action)
-                s.loc[action] = IN_DISCARD
-                s.given = action
-                s.phase = SWAP_TAKE
-                if s.events is not None:
-                    s.events.append((-1, f"player_{p} discards {card_label(action)} face up"))
-        elif phase == SWAP_TAKE:
-            s.discard.remove(action)
-            s.hands[p].append(action)
-            s.loc[action] = p
-            s.known_at[action] = p  # taken from the face-up zone: everyone knows it is in p's hand
-            if s.events is not None:
-                s.events.append((-1, f"player_{p} takes {card_label(action)} from the discard zone"))
+                s.events.say(-1, f"player_{p} keeps their hand")
             self._next_swap(s)
-        elif phase == DISCARD:
+        else:
             s.hands[p].remove(action)
             s.known_at[action] = -1
             s.discard.append(action)
             s.loc[action] = IN_DISCARD
-            s.played[p] += 1
+            s.given = action
+            s.phase = SWAP_TAKE
             if s.events is not None:
-                s.events.append((-1, f"player_{p} cannot staff any bill and discards "
-                                     f"{card_label(action)}"))
-            self._end_turn(s)
-        else:
-            raise ValueError("the game is over")
+                s.events.say(-1, f"player_{p} discards {card_label(action)} face up")
 
-    def _take_worker(self, s: CorruptiaState, p: int, w: int) -> None:
+    def _take_back(self, s: CorruptiaState, p: int, action: int) -> None:
+        """An absent player takes a card from the discard zone."""
+        s.discard.remove(action)
+        s.hands[p].append(action)
+        s.loc[action] = p
+        s.known_at[action] = p  # taken from the face-up zone: everyone knows it is in p's hand
+        if s.events is not None:
+            s.events.say(-1, f"player_{p} takes {card_label(action)} from the discard zone")
+        self._next_swap(s)
+
+    def _discard(self, s: CorruptiaState, p: int, action: int) -> None:
+        """A proposer who can staff no bill discards one."""
+        s.hands[p].remove(action)
+        s.known_at[action] = -1
+        s.discard.append(action)
+        s.loc[action] = IN_DISCARD
+        s.played[p] += 1
+        if s.events is not None:
+            s.events.say(-1, f"player_{p} cannot staff any bill and discards {card_label(action)}")
+        self._end_turn(s)
+
+    def _choose_worker(self, s: CorruptiaState, p: int, action: int) -> None:
+        """The proposer picks one worker: an official from a neighbouring bill, or a Crony."""
+        w = action - WORKER0
         need = s.need
         nb = self.neighbours[s.cell]
         if w == CRONY_WORKER:
@@ -381,7 +388,7 @@ class CorruptiaRules(Rules):
             text = f"a ${INCOME[s.cell_card[j]]} Public Official from ({r}, {c})"
         s.workers += 1
         if s.events is not None:
-            s.events.append((-1, f"player_{p} proposes {text} as a worker"))
+            s.events.say(-1, f"player_{p} proposes {text} as a worker")
         if s.workers == WORKERS_PER_BILL:
             s.phase = NEGOTIATE
             s.actor = p
@@ -389,28 +396,28 @@ class CorruptiaRules(Rules):
             self._skip_forced_passes(s)
 
     def _negotiate(self, s: CorruptiaState, p: int, action: int) -> None:
-        kind, *args = self.codec.decode(action)
+        kind, f = ACTIONS.decoded[action]
         if kind == "pass":
             s.passes += 1
             if s.events is not None:
-                s.events.append((-1, f"player_{p} passes"))
+                s.events.say(-1, f"player_{p} passes")
         elif kind == "blackmail":
-            k, demand = args
-            t = (p + k) % s.n
+            demand = f["demand"]
+            t = (p + f["offset"]) % s.n
             s.held[p][t] = False  # a used card leaves the game whatever happens
             s.blackmail[t] = (p, demand)
             s.passes = 0
             if s.events is not None:
-                s.events.append((-1, f"player_{p} blackmails player_{t}: vote {VOTE_NAMES[demand]}"))
+                s.events.say(-1, f"player_{p} blackmails player_{t}: vote {VOTE_NAMES[demand]}")
         else:
-            k, item, vote = args
-            t = (p + k) % s.n
+            item, vote = f["item"], f["vote"]
+            t = (p + f["offset"]) % s.n
             s.offers.append((p, t, item, vote))
             s.offered[p][t] = True
             s.passes = 0
             if s.events is not None:
-                s.events.append((-1, f"player_{p} offers player_{t} a {ITEM_NAMES[item]} "
-                                     f"to vote {VOTE_NAMES[vote]}"))
+                s.events.say(-1, f"player_{p} offers player_{t} a {ITEM_NAMES[item]} "
+                                     f"to vote {VOTE_NAMES[vote]}")
         if s.passes >= s.n:
             self._start_vote(s)
             return
@@ -461,8 +468,8 @@ class CorruptiaRules(Rules):
         if s.events is not None:
             tally = ", ".join(f"player_{q} {VOTE_NAMES[v]}" for q, v in enumerate(votes))
             how = " by the toss of the Presidential Token" if yes == no else ""
-            s.events.append((-1, f"votes: {tally}; the bill is {'approved' if approved else 'rejected'}"
-                                 f"{how}"))
+            s.events.say(-1, f"votes: {tally}; the bill is {'approved' if approved else 'rejected'}"
+                                 f"{how}")
         # binding offers are paid to those who voted as asked
         for f, t, item, vote in s.offers:
             if votes[t] == vote:
@@ -470,7 +477,7 @@ class CorruptiaRules(Rules):
                 stock[f] -= 1
                 stock[t] += 1
                 if s.events is not None:
-                    s.events.append((-1, f"player_{f} pays player_{t} a {ITEM_NAMES[item]}"))
+                    s.events.say(-1, f"player_{f} pays player_{t} a {ITEM_NAMES[item]}")
         # phase 5: public opinion
         dept = DEPT[s.bill]
         for q in range(n):
@@ -486,7 +493,7 @@ class CorruptiaRules(Rules):
             if change:
                 s.tokens[q] = max(0, s.tokens[q] + change)
                 if s.events is not None:
-                    s.events.append((-1, f"public opinion: player_{q} {change:+d} token(s)"))
+                    s.events.say(-1, f"public opinion: player_{q} {change:+d} token(s)")
         s.absent_queue = [(p + k) % n for k in range(n) if votes[(p + k) % n] == ABSENT]
         self._next_swap(s)
 
@@ -510,7 +517,7 @@ class CorruptiaRules(Rules):
             s.phase = OVER
             s.actor = -1
             if s.events is not None:
-                s.events.append((-1, f"the game ends; scores {self.scores(s)}"))
+                s.events.say(-1, f"the game ends; scores {self.scores(s)}")
             return
         s.president = (s.president + 1) % s.n  # the token passes left
         self._start_round(s)
@@ -523,67 +530,12 @@ class CorruptiaRules(Rules):
         # most points, then most Citizen Support, then shared (rulings)
         return [(score, s.tokens[p]) for p, score in enumerate(self.scores(s))]
 
-    def copy_state(self, s: CorruptiaState) -> CorruptiaState:
-        return s.copy()
-
     # --- information ------------------------------------------------------------------------------
     def observe(self, s: CorruptiaState, player: int) -> np.ndarray:
         return self.observer.observe(s, player)
 
-    def resample_hidden(
-        self, s: CorruptiaState, player: int, rng: np.random.Generator
-    ) -> CorruptiaState:
-        """Redraw the opponents' unknown hand cards, the pile, the box and the earlier secret votes."""
-        new = s.copy()
-        new.rng = rng
-        if new.events is not None:  # other seats' private events describe what `player` cannot see
-            new.events = [e for e in new.events if e[0] in (-1, player)]
-        n = s.n
-        pool = s.deck + s.box
-        for q in range(n):
-            if q != player:
-                pool.extend(c for c in s.hands[q] if s.known_at[c] != q)
-        pool.sort()  # a canonical order: the truth's order of unseen cards must not show through
-        # cards seen at setup and shuffled back are known not to be in the box
-        free = [c for c in pool if c not in s.returned]
-        bound = [c for c in pool if c in s.returned]
-        rng.shuffle(free)
-        k = len(s.box)
-        new.box = free[:k]
-        rest = free[k:] + bound
-        rng.shuffle(rest)
-        for q in range(n):
-            if q != player:
-                kept = [c for c in s.hands[q] if s.known_at[c] == q]
-                draw = len(s.hands[q]) - len(kept)
-                new.hands[q] = kept + rest[len(rest) - draw:] if draw else kept
-                if draw:
-                    del rest[len(rest) - draw:]
-                new.loc[new.hands[q]] = q
-        new.deck = rest
-        new.loc[rest] = IN_DECK
-        new.loc[new.box] = IN_BOX
-        if s.phase == VOTE:  # votes cast so far are secret
-            for q in range(n):
-                if q != player and s.votes[q] >= 0:
-                    choices = 3 if s.tokens[q] > 0 else 2
-                    new.votes[q] = int(rng.integers(choices))
-        return new
-
-    def action_name(self, action: int, state: CorruptiaState | None = None) -> str:
-        name = self.codec.name(action)
-        if state is None or state.phase == OVER:
-            return name
-        kind, *args = self.codec.decode(action)
-        if kind == "card" and state.phase in CARD_VERBS:
-            name = f"{CARD_VERBS[state.phase]} {card_label(action)}"
-        elif kind in ("blackmail", "offer"):
-            name += f" (player_{(state.actor + args[0]) % state.n})"
-        elif kind == "worker" and args[0] != CRONY_WORKER and state.cell >= 0:
-            j = self.neighbours[state.cell][args[0]]
-            if j >= 0 and state.cell_card[j] >= 0:
-                name += f" ({card_label(state.cell_card[j])})"
-        return name
+    def resample_hidden(self, s: CorruptiaState, player: int, rng: np.random.Generator) -> CorruptiaState:
+        return resample_hidden(s, player, rng)
 
     def render(self, s: CorruptiaState, player: int | None = None) -> str:
         return render_state(self, s, player)

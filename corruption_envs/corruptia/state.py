@@ -1,7 +1,11 @@
-"""The mutable state of one Corruptia game, with a fast hand-written copy."""
+"""The mutable state of one Corruptia game: its declared fields (copied by the core)."""
 from __future__ import annotations
 
 import numpy as np
+
+from ..core.events import EventLog
+from ..core.state import ARRAY, DICT, LIST, NESTED, SHARED, DeclaredState
+from .tables import NUM_CARDS
 
 # Phases: who decides what next.
 BILL, CELL, WORKER, NEGOTIATE, VOTE, SWAP_GIVE, SWAP_TAKE, DISCARD, OVER = range(9)
@@ -21,70 +25,77 @@ VOTE_NAMES = ("YES", "NO", "ABSENT")
 CRONY, TOKEN = 0, 1
 ITEM_NAMES = ("Crony", "Citizen Support Token")
 
+# Results of the last vote, for the public record.
+NO_RESULT, APPROVED, REJECTED, APPROVED_BY_COIN, REJECTED_BY_COIN = range(5)
 
-class CorruptiaState:
+
+class CorruptiaState(DeclaredState):
     """Everything about one game. Lists of ints for speed; `loc` (where each card is), `known_at` (the
     seat everyone saw take a card from the discard zone, else -1) and `slots` (the bills on the table,
     as observed: observer.py) mirror the lists as numpy arrays for observe()."""
 
-    __slots__ = (
-        "rng", "events", "n", "deck", "box", "discard", "hands", "loc", "known_at", "returned",
-        "returned_vec",
-        "cell_card", "officials", "cronies", "placed", "slots", "values",
-        "tokens", "reserve", "held", "president", "round", "turn", "phase", "actor", "die",
-        "bill", "cell", "need", "pending", "pending_cronies", "workers", "candidates",
-        "passes", "blackmail", "offers", "offered", "votes", "last_votes", "last_result",
-        "absent_queue", "given", "played",
-    )
+    FIELDS = {
+        "n": SHARED,
+        "returned": SHARED,  # frozenset: the cards shuffled back at setup
+        "returned_vec": SHARED,  # read-only array of `returned`, for observe()
+        "candidates": SHARED,  # tuple of tuples, rebuilt not mutated
+        **dict.fromkeys(("president", "round", "turn", "phase", "actor", "die", "bill", "cell",
+                         "pending_cronies", "workers", "passes", "last_result", "given"), SHARED),
+        **dict.fromkeys(("deck", "box", "discard", "cell_card", "officials", "cronies", "placed", "values",
+                         "tokens", "reserve", "need", "blackmail", "offers", "votes", "last_votes",
+                         "absent_queue", "played"), LIST),
+        **dict.fromkeys(("hands", "held", "offered"), NESTED),
+        **dict.fromkeys(("loc", "known_at", "slots"), ARRAY),
+        "pending": DICT,
+    }
+    __slots__ = tuple(FIELDS)
 
-    def copy(self) -> "CorruptiaState":
-        new = object.__new__(CorruptiaState)
-        rng = np.random.default_rng()
-        rng.bit_generator.state = self.rng.bit_generator.state
-        new.rng = rng
-        new.events = None if self.events is None else self.events[:]
-        new.n = self.n
-        new.deck = self.deck[:]
-        new.box = self.box[:]
-        new.discard = self.discard[:]
-        new.hands = [h[:] for h in self.hands]
-        new.loc = self.loc.copy()
-        new.known_at = self.known_at.copy()
-        new.returned = self.returned  # fixed at setup, never mutated
-        new.returned_vec = self.returned_vec
-        new.cell_card = self.cell_card[:]
-        new.officials = self.officials[:]
-        new.cronies = self.cronies[:]
-        new.placed = self.placed[:]
-        new.slots = self.slots.copy()
-        new.values = self.values[:]
-        new.tokens = self.tokens[:]
-        new.reserve = self.reserve[:]
-        new.held = [h[:] for h in self.held]
-        new.president = self.president
-        new.round = self.round
-        new.turn = self.turn
-        new.phase = self.phase
-        new.actor = self.actor
-        new.die = self.die
-        new.bill = self.bill
-        new.cell = self.cell
-        new.need = self.need[:]
-        new.pending = dict(self.pending)
-        new.pending_cronies = self.pending_cronies
-        new.workers = self.workers
-        new.candidates = self.candidates  # immutable tuple, rebuilt not mutated
-        new.passes = self.passes
-        new.blackmail = self.blackmail[:]
-        new.offers = self.offers[:]
-        new.offered = [o[:] for o in self.offered]
-        new.votes = self.votes[:]
-        new.last_votes = self.last_votes[:]
-        new.last_result = self.last_result
-        new.absent_queue = self.absent_queue[:]
-        new.given = self.given
-        new.played = self.played[:]
-        return new
+    def __init__(self, rng: np.random.Generator, n: int, cells: int, slots: tuple[int, int],
+                 events: EventLog | None) -> None:
+        """An empty table for n players on a board of `cells` cells: the rules then set it up."""
+        self.rng = rng
+        self.events = events
+        self.n = n
+        self.deck: list[int] = []  # the pile; its top is the end of the list
+        self.box: list[int] = []  # removed unseen at setup
+        self.discard: list[int] = []  # the face-up discard zone
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.loc = np.full(NUM_CARDS, IN_DECK, np.int8)  # per card: a seat (in its hand) or IN_*
+        self.known_at = np.full(NUM_CARDS, -1, np.int8)
+        self.returned: frozenset[int] = frozenset()
+        self.returned_vec = np.zeros(NUM_CARDS, np.float32)
+        self.cell_card = [-1] * cells
+        self.officials = [0] * cells
+        self.cronies = [0] * cells
+        self.placed: list[int] = []  # cells with a bill, in the order placed
+        self.slots = np.zeros(slots, np.float32)
+        self.values: list[int] = []  # department values of the table
+        self.tokens = [0] * n  # rulings: tokens start at 0
+        self.reserve = [0] * n
+        self.held = [[False] * n for _ in range(n)]  # held[p][q]: p holds q's party's blackmail card
+        self.president = 0
+        self.round = 0
+        self.turn = 0
+        self.phase = BILL
+        self.actor = 0
+        self.die = 0
+        # this turn's proposal and negotiation (reset by the rules at every turn)
+        self.bill = self.cell = -1
+        self.need = [0, 0, 0, 0]
+        self.pending: dict[int, int] = {}  # cell -> officials proposed from it
+        self.pending_cronies = 0
+        self.workers = 0
+        self.candidates: tuple = ()
+        self.passes = 0
+        self.blackmail: list[tuple[int, int] | None] = [None] * n
+        self.offers: list[tuple[int, int, int, int]] = []
+        self.offered = [[False] * n for _ in range(n)]
+        self.votes = [-1] * n
+        self.last_votes = [-1] * n
+        self.last_result = NO_RESULT
+        self.absent_queue: list[int] = []
+        self.given = -1
+        self.played = [0] * n
 
     @property
     def proposer(self) -> int:

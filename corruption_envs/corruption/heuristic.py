@@ -97,7 +97,7 @@ class HeuristicAgent:
     # --- Phase II ----------------------------------------------------------------------------------
     def _place(self, info: dict, mask: np.ndarray) -> int | None:
         hand, value, est = info["hand"], info["value"], info["estimate"]
-        can = lambda kind, c: mask[codec.encode_play(kind, c)] == 1
+        can = lambda kind, c: mask[codec.ACTIONS.encode("play", kind=kind, contract=c)] == 1
         table = np.flatnonzero(info["on_table"])
         mine = est[:, 0]
         best_opp = est[:, 1:].max(axis=1)
@@ -107,7 +107,7 @@ class HeuristicAgent:
         if hand[9]:
             for c in table[np.argsort(-value[table])]:
                 if shown[c, :, DA].sum() > 0 and mine[c] >= best_opp[c] and can(HIT_MAN, c):
-                    return codec.encode_play(HIT_MAN, c)
+                    return codec.ACTIONS.encode("play", kind=HIT_MAN, contract=c)
 
         bribes = [b for b in range(NUM_BRIBES) if hand[b]]
         faceup_next = info["on_contracts"] < info["round"] + 1
@@ -124,8 +124,8 @@ class HeuristicAgent:
         if best is not None and best[0] >= 40:
             _, b, c, need = best
             if faceup_next and VALUES[b] / 2 >= need and VALUES[b] >= 4:
-                return codec.encode_swiss(b, int(info["body"][c]))
-            return codec.encode_play(b, c)
+                return codec.ACTIONS.encode("swiss", bribe=b, body=int(info["body"][c]))
+            return codec.ACTIONS.encode("play", kind=b, contract=c)
 
         # 3. Reporter where I trail by no more than the leader's largest face-up bribe
         if hand[7] or hand[8]:
@@ -133,23 +133,23 @@ class HeuristicAgent:
                 gap = best_opp[c] - mine[c]
                 top = max((VALUES[b] for b in range(NUM_BRIBES) if shown[c, :, b].max() > 0), default=0)
                 if value[c] >= 500 and 0 < gap <= top and mine[c] > 0 and can(REPORTER, c):
-                    return codec.encode_play(REPORTER, c)
+                    return codec.ACTIONS.encode("play", kind=REPORTER, contract=c)
         # 4. DA where an opponent leads beyond my reach
         if hand[6]:
             reach = max((VALUES[b] for b in bribes), default=0)
             for c in table[np.argsort(-value[table])]:
                 if value[c] >= 700 and best_opp[c] - mine[c] > reach and can(DA, c):
-                    return codec.encode_play(DA, c)
+                    return codec.ACTIONS.encode("play", kind=DA, contract=c)
         if best is not None:
             _, b, c, _ = best
-            return codec.encode_play(b, c)
+            return codec.ACTIONS.encode("play", kind=b, contract=c)
         # 5. Dump the smallest bribe: on the best contract I lead, else on a Swiss account
         if bribes:
             b = bribes[0]
             leading = [c for c in table if mine[c] > 0 and mine[c] >= best_opp[c] and can(b, c)]
             if leading:
-                return codec.encode_play(b, max(leading, key=lambda c: value[c]))
-            return codec.encode_swiss(b, int(self.rng.integers(NUM_BODIES)))
+                return codec.ACTIONS.encode("play", kind=b, contract=max(leading, key=lambda c: value[c]))
+            return codec.ACTIONS.encode("swiss", bribe=b, body=int(self.rng.integers(NUM_BODIES)))
         return None  # only characters left and none is useful: any legal card
 
     # --- Phase III ---------------------------------------------------------------------------------

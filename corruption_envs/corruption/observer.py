@@ -25,6 +25,7 @@ from .tables import (
     REPORTER,
     TOTAL_CONTRACT_VALUE,
 )
+from .visibility import known_cards
 
 P, C = MAX_PLAYERS, NUM_CONTRACTS
 # Weight of a card in the per-kind counts: the two Reporters count 1/2 each, so a piece is <= 1.
@@ -81,7 +82,6 @@ class Observer:
         self.template[lay["contract_value"]] = CONTRACT_VALUE / MAX_CONTRACT_VALUE
         # rel[p][q]: seat q as seen from p
         self.rel = [np.array([(q - p) % n for q in range(n)], np.int64) for p in range(n)]
-        self.me = [np.arange(n)[:, None] == p for p in range(n)]
         self.contract_ids = np.arange(C, dtype=np.int64)
         self.seats = np.arange(n)
         # ROT[p, r]: the absolute seat at relative position r from p
@@ -99,7 +99,7 @@ class Observer:
         obs = self.template.copy()
         rel = self.rel[p]
         loc, where, public = s.loc, s.where.astype(np.int64), s.public
-        known = public | self.me[p]
+        known = known_cards(s, p)
 
         obs[o["my_hand"]: o["my_hand"] + 10] = loc[p] == HAND
         if s.phase != OVER:

@@ -14,6 +14,7 @@ from ..core.picture import FAINT, PAPER, Canvas, seat_colour, viewer_title
 from .render import PHASE_NAMES
 from .state import ASSIGNED, CONTRACT, HAND, LOST, OVER, SWISS, TABLE, WON, CorruptionState
 from .tables import BODIES, CARD_KIND, CONTRACT_NAMES, CONTRACT_VALUE, BRIBE_VALUES
+from .visibility import sees_card, sees_own
 
 if TYPE_CHECKING:
     from .rules import CorruptionRules
@@ -31,7 +32,7 @@ def _played(s: CorruptionState, place: np.ndarray) -> list[tuple[int, int]]:
 
 def _draw_card(cv: Canvas, x: float, y: float, s: CorruptionState, q: int, c: int,
                viewer: int | None, note: str = "") -> None:
-    if viewer is None or viewer == q or s.public[q, c]:
+    if sees_card(s, viewer, q, c):
         lines = [SHORT_KIND[CARD_KIND[c]]] + ([note] if note else [])
         cv.card(x, y, CARD_W, CARD_H, lines, fill=seat_colour(q), ink=PAPER, size=14)
     else:
@@ -89,7 +90,7 @@ def draw_table(rules: CorruptionRules, s: CorruptionState, viewer: int | None = 
                              for c in ids)
             y = cv.wrapped(8, y, f"{label}: {text}", WIDTH - 16, 14) + 4
     for p in range(n):
-        if viewer is None or viewer == p:
+        if sees_own(viewer, p):
             hand = [(p, int(c), "") for c in np.flatnonzero(s.loc[p] == HAND)]
             cv.text(8, y, f"player_{p}'s hand", 14)
             y = int(_card_row(cv, 8, y + 20, WIDTH - 16, hand, s, viewer)) + 4 if hand else y + 22

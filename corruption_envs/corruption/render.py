@@ -17,6 +17,7 @@ from .state import (
     CorruptionState,
 )
 from .tables import BODIES, CARD_KIND, CONTRACT_NAMES, CONTRACT_VALUE, KIND_NAMES
+from .visibility import known_cards, sees_own
 
 if TYPE_CHECKING:
     from .rules import CorruptionRules
@@ -28,11 +29,7 @@ PHASE_NAMES = ("Phase II (corruption)", "Phase III step 1 (Swiss bribes)", "Phas
 def _cards_text(s: CorruptionState, at: np.ndarray, viewer: int | None, suffix: str = "") -> list[str]:
     """The cards at one place (`at`: player x card), owner by owner: the cards `viewer` sees in card
     order, then a `?` for each face-down one, so where a `?` sits tells nothing of what it hides."""
-    seen = at & s.public
-    if viewer is None:
-        seen = at
-    else:
-        seen[viewer] = at[viewer]
+    seen = at & known_cards(s, viewer)
     texts = []
     for q in range(at.shape[0]):
         texts += [f"p{q}:{KIND_NAMES[CARD_KIND[c]]}{suffix}" for c in np.flatnonzero(seen[q])]
@@ -61,7 +58,7 @@ def render_state(rules: CorruptionRules, s: CorruptionState, viewer: int | None 
     if lost:
         lines.append("Lost: " + ", ".join(lost))
     for p in range(n):
-        if viewer is None or viewer == p:
+        if sees_own(viewer, p):
             hand = [KIND_NAMES[CARD_KIND[c]] for c in np.flatnonzero(s.loc[p] == HAND)]
             lines.append(f"player_{p} hand: {', '.join(hand)}")
         else:

@@ -7,13 +7,13 @@ bribe to remove) is resolved without asking.
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Mapping
 
 import numpy as np
 
-from ..core import Option, Rules
-from . import codec
-from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, NUM_ACTIONS, PLAY, REMOVE, SWISS
+from ..core import EventLog, Option, Rules
+from .codec import ACTIONS, ASSIGN, DECLINE, KILL, KILL_SLOTS, NUM_ACTIONS, PLAY, REMOVE, SWISS
+from .hidden import resample_hidden
 from .observer import Observer
 from .picture import draw_table
 from .render import render_state
@@ -60,17 +60,11 @@ from .tables import (
 )
 
 
-def say(s: CorruptionState, audience: int, text: str) -> None:
-    """Log an event for `audience` (-1 = everyone); only called when events are recorded."""
-    s.events.append((audience, text))
-
-
 # card id -> 1 in the column of its kind: hand (10 bools) @ KIND_MATRIX -> count per kind
 KIND_MATRIX = np.eye(NUM_KINDS, dtype=np.int64)[CARD_KIND]
 HIT_MAN_CARD = KIND_CARDS[HIT_MAN][0]
 DA_CARD = KIND_CARDS[DA][0]
 REPORTER_CARDS = KIND_CARDS[REPORTER]
-IS_BRIBE_T = tuple(bool(b) for b in IS_BRIBE)
 KIND_FIRST_CARD = tuple(cards[0] for cards in KIND_CARDS)
 
 
@@ -79,6 +73,7 @@ class CorruptionRules(Rules):
     version = 0
     min_players = 3
     max_players = 7
+    actions = ACTIONS
     default_players = 4
     options: ClassVar[dict[str, Option]] = {
         "reporter_may_decline": Option(
@@ -91,16 +86,20 @@ class CorruptionRules(Rules):
 
     def __init__(self, config: dict[str, Any]) -> None:
         super().__init__(config)
-        self.num_actions = NUM_ACTIONS
         self.observer = Observer(self.num_players)
         self.observation_layout = self.observer.layout
         self.may_decline: bool = config["reporter_may_decline"]
-        self.record_events: bool = config["record_events"]
+        # one move method per phase that decides; Phase III's steps in order, each resolved until a
+        # decision is needed (see _advance)
+        self.phase_moves = {CORRUPTION: self._place, SWISS_STEP: self._assign, HIT_STEP: self._kill,
+                            REPORTER_STEP: self._remove}
+        self.phase_steps = {SWISS_STEP: self._swiss_step, HIT_STEP: self._hit_step,
+                            REPORTER_STEP: self._reporter_step}
 
     # --- setup and rounds --------------------------------------------------------------------------
     def new_game(self, rng: np.random.Generator) -> CorruptionState:
         s = CorruptionState(rng, self.num_players)
-        s.events = [] if self.record_events else None
+        s.events = EventLog.for_config(self.config)
         # "Shuffle all 24 Contract cards and place them face-down as a deck" (seed)
         s.deck = [int(c) for c in rng.permutation(NUM_CONTRACTS)]
         # round 1's first player: random from the game's RNG (rulings)
@@ -128,8 +127,8 @@ class CorruptionRules(Rules):
                 f"{CONTRACT_NAMES[c]} (${CONTRACT_VALUE[c]}k) under {BODIES[s.cbody[c]]}"
                 for c in np.flatnonzero((s.cloc == TABLE) & (s.dealt_round == s.round))
             )
-            say(s, -1, f"Round {s.round + 1}: dealt {new}")
-            say(s, -1, f"player_{s.leader} plays first")
+            s.events.say(-1, f"Round {s.round + 1}: dealt {new}")
+            s.events.say(-1, f"player_{s.leader} plays first")
 
     def _rebuild_masks(self, s: CorruptionState) -> None:
         """Every seat's Phase II mask at once (see `_rebuild_mask`)."""
@@ -180,25 +179,21 @@ class CorruptionRules(Rules):
         return mask
 
     def apply(self, s: CorruptionState, action: int) -> None:
-        old_phase, old_to_act, old_round = s.phase, s.to_act, s.round
-        if s.phase == CORRUPTION:
-            self._place(s, action)
-        elif s.phase == SWISS_STEP:
-            self._assign(s, action - ASSIGN)
-        elif s.phase == HIT_STEP:
-            self._kill(s, *divmod(action - KILL, KILL_SLOTS))
-        elif s.phase == REPORTER_STEP:
-            self._remove(s, action)
-        else:
+        play = self.phase_moves.get(s.phase)
+        if play is None:
             raise ValueError("the game is over")
+        old_phase, old_to_act, old_round = s.phase, s.to_act, s.round
+        block, f = ACTIONS.decoded[action]  # a legal action (the adapter checked it)
+        play(s, block, f)
         if s.round == old_round:  # (a new round rebuilt every observation)
             self.observer.turn(s, old_phase, old_to_act)
 
     # --- Phase II ------------------------------------------------------------------------------------
-    def _place(self, s: CorruptionState, action: int) -> None:
+    def _place(self, s: CorruptionState, block: str, f: Mapping[str, int]) -> None:
+        """Phase II: a card on a contract (face up or down) or a bribe on a Swiss account."""
         p = s.to_act
-        if action < SWISS:
-            kind, c = divmod(action - PLAY, NUM_CONTRACTS)
+        if block == "play":
+            kind, c = f["kind"], f["contract"]
             card = self._card_of_kind(s, p, kind)
             loc = CONTRACT
             on_contracts = int(s.on_contracts[p]) + 1
@@ -210,7 +205,7 @@ class CorruptionRules(Rules):
             else:
                 s.hidden[p][c] += 1
         else:
-            card, c = divmod(action - SWISS, NUM_BODIES)
+            card, c = f["bribe"], f["body"]
             kind = card
             loc = ON_SWISS  # always face-down
             faceup = False
@@ -251,10 +246,10 @@ class CorruptionRules(Rules):
         else:
             place = CONTRACT_NAMES[c]
         if faceup:
-            say(s, -1, f"player_{p} plays {what} face-up on {place}")
+            s.events.say(-1, f"player_{p} plays {what} face-up on {place}")
         else:
-            say(s, -1, f"player_{p} plays a face-down card on {place}")
-            say(s, p, f"you play {what} face-down on {place}")
+            s.events.say(-1, f"player_{p} plays a face-down card on {place}")
+            s.events.say(p, f"you play {what} face-down on {place}")
 
     # --- Phase III -----------------------------------------------------------------------------------
     def _reveal(self, s: CorruptionState) -> None:
@@ -264,7 +259,7 @@ class CorruptionRules(Rules):
             for p, card in self._in_play_order(s, played & ~s.public):
                 place = (f"{BODIES[s.where[p, card]]}'s Swiss account" if s.loc[p, card] == ON_SWISS
                          else CONTRACT_NAMES[s.where[p, card]])
-                say(s, -1, f"revealed: player_{p}'s {KIND_NAMES[CARD_KIND[card]]} on {place}")
+                s.events.say(-1, f"revealed: player_{p}'s {KIND_NAMES[CARD_KIND[card]]} on {place}")
         s.public |= played
         s.hidden = [[0] * (NUM_CONTRACTS + NUM_BODIES) for _ in range(self.num_players)]
         self.observer.reveal(s)
@@ -284,52 +279,67 @@ class CorruptionRules(Rules):
         return [(int(ps[i]), int(cards[i])) for i in order]
 
     def _advance(self, s: CorruptionState) -> None:
-        """Resolve Phase III until a decision is needed or the round ends."""
-        if s.phase == SWISS_STEP:
-            if s.qpos < len(s.queue):
-                s.to_act = s.queue[s.qpos][0]
+        """Resolve Phase III, step after step, until a decision is needed or the round ends."""
+        for step, resolve in self.phase_steps.items():
+            if s.phase == step and resolve(s):
                 return
-            s.phase = HIT_STEP
-            hit_men = (s.loc == CONTRACT) & (CARD_KIND == HIT_MAN)
-            s.queue = self._in_play_order(s, hit_men)
-            s.qpos = 0
-        if s.phase == HIT_STEP:
-            while s.qpos < len(s.queue):
-                q, card = s.queue[s.qpos]
-                if s.loc[q, card] != CONTRACT:  # killed by an earlier Hit Man: does not act
-                    s.qpos += 1
-                    continue
-                if self._hit_targets(s, q, card):
-                    s.to_act = q
-                    return
-                c = int(s.where[q, card])
-                self._discard(s, q, card)  # no target: removed without effect
-                if s.events is not None:
-                    say(s, -1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[c]} "
-                               "has no target and is removed")
-                s.qpos += 1
-            self._cancel_by_district_attorneys(s)
-            s.phase = REPORTER_STEP
-            reporters = (s.loc == CONTRACT) & (CARD_KIND == REPORTER)
-            s.queue = self._in_play_order(s, reporters)
-            s.qpos = 0
-        if s.phase == REPORTER_STEP:
-            while s.qpos < len(s.queue):
-                q, card = s.queue[s.qpos]
-                if s.loc[q, card] == CONTRACT and self._vertical_bribes(s, int(s.where[q, card])):
-                    s.to_act = q
-                    return
-                if s.loc[q, card] == CONTRACT:
-                    c = int(s.where[q, card])
-                    self._discard(s, q, card)
-                    if s.events is not None:
-                        say(s, -1, f"player_{q}'s Reporter on {CONTRACT_NAMES[c]} "
-                                   "finds no bribe")
-                s.qpos += 1
-            self._award(s)
-            self._end_round(s)
 
-    def _assign(self, s: CorruptionState, c: int) -> None:
+    def _swiss_step(self, s: CorruptionState) -> bool:
+        """Step 1: each Swiss bribe's owner assigns it in play order; then on to the Hit Men.
+        True while someone has to decide."""
+        if s.qpos < len(s.queue):
+            s.to_act = s.queue[s.qpos][0]
+            return True
+        self._start_step(s, HIT_STEP, HIT_MAN)
+        return False
+
+    def _hit_step(self, s: CorruptionState) -> bool:
+        """Step 2: each surviving Hit Man with a target is asked; one without is removed. Then step 3
+        (District Attorneys cancel) and on to the Reporters."""
+        while s.qpos < len(s.queue):
+            q, card = s.queue[s.qpos]
+            if s.loc[q, card] != CONTRACT:  # killed by an earlier Hit Man: does not act
+                s.qpos += 1
+                continue
+            if self._hit_targets(s, q, card):
+                s.to_act = q
+                return True
+            c = int(s.where[q, card])
+            self._discard(s, q, card)  # no target: removed without effect
+            if s.events is not None:
+                s.events.say(-1, f"player_{q}'s Hit Man on {CONTRACT_NAMES[c]} has no target and is removed")
+            s.qpos += 1
+        self._cancel_by_district_attorneys(s)
+        self._start_step(s, REPORTER_STEP, REPORTER)
+        return False
+
+    def _start_step(self, s: CorruptionState, step: int, kind: int) -> None:
+        """Move Phase III on to `step`: the cards of `kind` on contracts act in play order."""
+        s.phase = step
+        s.queue = self._in_play_order(s, (s.loc == CONTRACT) & (CARD_KIND == kind))
+        s.qpos = 0
+
+    def _reporter_step(self, s: CorruptionState) -> bool:
+        """Step 4: each Reporter with a vertical bribe to remove is asked; then the awards and the
+        round's end."""
+        while s.qpos < len(s.queue):
+            q, card = s.queue[s.qpos]
+            if s.loc[q, card] == CONTRACT and self._vertical_bribes(s, int(s.where[q, card])):
+                s.to_act = q
+                return True
+            if s.loc[q, card] == CONTRACT:
+                c = int(s.where[q, card])
+                self._discard(s, q, card)
+                if s.events is not None:
+                    s.events.say(-1, f"player_{q}'s Reporter on {CONTRACT_NAMES[c]} finds no bribe")
+            s.qpos += 1
+        self._award(s)
+        self._end_round(s)
+        return True
+
+    def _assign(self, s: CorruptionState, block: str, f: Mapping[str, int]) -> None:
+        """Step 1: the Swiss bribe on turn goes to a contract of its body."""
+        c = f["contract"]
         q, card = s.queue[s.qpos]
         body = s.where[q, card]
         s.loc[q, card] = ASSIGNED
@@ -337,7 +347,7 @@ class CorruptionRules(Rules):
         self.observer.card_place(s, q, card, ON_SWISS, body)
         self.observer.card_place(s, q, card, ASSIGNED, c)
         if s.events is not None:
-            say(s, -1, f"player_{q} assigns Swiss {KIND_NAMES[CARD_KIND[card]]} to "
+            s.events.say(-1, f"player_{q} assigns Swiss {KIND_NAMES[CARD_KIND[card]]} to "
                        f"{CONTRACT_NAMES[c]} (half value)")
         s.qpos += 1
         self._advance(s)
@@ -361,7 +371,9 @@ class CorruptionRules(Rules):
                 targets.append((rel, 3, q, HIT_MAN_CARD))
         return targets
 
-    def _kill(self, s: CorruptionState, rel: int, slot: int) -> None:
+    def _kill(self, s: CorruptionState, block: str, f: Mapping[str, int]) -> None:
+        """Step 2: the Hit Man on turn kills a card."""
+        rel, slot = f["seat"], f["slot"]
         p, card = s.queue[s.qpos]
         for t_rel, t_slot, q, victim in self._hit_targets(s, p, card):
             if (t_rel, t_slot) == (rel, slot):
@@ -373,7 +385,7 @@ class CorruptionRules(Rules):
         self._discard(s, q, victim)
         self._discard(s, p, card)
         if s.events is not None:
-            say(s, -1, f"player_{p}'s Hit Man kills player_{q}'s "
+            s.events.say(-1, f"player_{p}'s Hit Man kills player_{q}'s "
                        f"{KIND_NAMES[CARD_KIND[victim]]} on {CONTRACT_NAMES[c]}")
         s.qpos += 1
         self._advance(s)
@@ -402,7 +414,7 @@ class CorruptionRules(Rules):
             s.outcome[c] = CANCELLED
             self.observer.outcome(s, c)
             if s.events is not None:
-                say(s, -1, f"a District Attorney cancels {CONTRACT_NAMES[c]}: deferred, "
+                s.events.say(-1, f"a District Attorney cancels {CONTRACT_NAMES[c]}: deferred, "
                            "bribes returned")
 
     def _vertical_bribes(self, s: CorruptionState, c: int) -> list[tuple[int, int]]:
@@ -410,21 +422,22 @@ class CorruptionRules(Rules):
         owners, bribes = np.nonzero((s.loc[:, :NUM_BRIBES] == CONTRACT) & (s.where[:, :NUM_BRIBES] == c))
         return [(int(q), int(b)) for q, b in zip(owners, bribes)]
 
-    def _remove(self, s: CorruptionState, action: int) -> None:
+    def _remove(self, s: CorruptionState, block: str, f: Mapping[str, int]) -> None:
+        """Step 4: the Reporter on turn removes a vertical bribe, or nothing."""
         p, card = s.queue[s.qpos]
         c = int(s.where[p, card])
-        if action == DECLINE:
+        if block == "decline":
             if s.events is not None:
-                say(s, -1, f"player_{p}'s Reporter on {CONTRACT_NAMES[c]} removes nothing")
+                s.events.say(-1, f"player_{p}'s Reporter on {CONTRACT_NAMES[c]} removes nothing")
         else:
-            rel, bribe = divmod(action - REMOVE, NUM_BRIBES)
+            rel, bribe = f["seat"], f["bribe"]
             q = (p + rel) % self.num_players
             s.loc[q, bribe] = HAND
             s.where[q, bribe] = -1
             self.observer.card_place(s, q, bribe, CONTRACT, c)
             self.observer.seat(s, q, bribe)
             if s.events is not None:
-                say(s, -1, f"player_{p}'s Reporter removes player_{q}'s "
+                s.events.say(-1, f"player_{p}'s Reporter removes player_{q}'s "
                            f"{KIND_NAMES[bribe]} from {CONTRACT_NAMES[c]}")
         self._discard(s, p, card)
         s.qpos += 1
@@ -454,12 +467,12 @@ class CorruptionRules(Rules):
                 s.won_count[w] += 1
                 s.outcome[c] = AWARDED
                 if s.events is not None:
-                    say(s, -1, f"player_{w} wins {CONTRACT_NAMES[c]} (${CONTRACT_VALUE[c]}k) "
+                    s.events.say(-1, f"player_{w} wins {CONTRACT_NAMES[c]} (${CONTRACT_VALUE[c]}k) "
                                f"with ${best[c] / 2:g}k")
             else:
                 s.outcome[c] = NO_AWARD
                 if s.events is not None:
-                    say(s, -1, f"{CONTRACT_NAMES[c]}: no award (tie at ${best[c] / 2:g}k), deferred")
+                    s.events.say(-1, f"{CONTRACT_NAMES[c]}: no award (tie at ${best[c] / 2:g}k), deferred")
 
     def _end_round(self, s: CorruptionState) -> None:
         """Bribes come back to their owners; characters never do."""
@@ -479,7 +492,7 @@ class CorruptionRules(Rules):
             s.to_act = -1
             self.observer.rebuild_empty_table(s)
             if s.events is not None:
-                say(s, -1, "game over: " + ", ".join(
+                s.events.say(-1, "game over: " + ", ".join(
                     f"player_{p} ${s.won_value[p]}k" for p in range(self.num_players)))
             return
         s.leader = self._next_leader(s)
@@ -493,79 +506,12 @@ class CorruptionRules(Rules):
     def scores(self, s: CorruptionState) -> list[int]:
         return [int(v) for v in s.won_value]
 
-    def copy_state(self, s: CorruptionState) -> CorruptionState:
-        return s.copy()
-
     # --- information ---------------------------------------------------------------------------------
     def observe(self, s: CorruptionState, player: int) -> np.ndarray:
         return s.obs[player].copy()
 
-    def resample_hidden(
-        self, s: CorruptionState, player: int, rng: np.random.Generator
-    ) -> CorruptionState:
-        """Each opponent's cards that `player` has not seen (hand and face-down cards) are dealt again
-        over the same places (Swiss places get bribes only); the undealt contracts are reshuffled."""
-        new = s.copy()
-        new.rng = rng
-        if new.events is not None:
-            new.events = [e for e in new.events if e[0] in (-1, player)]
-        for q in range(self.num_players):
-            if q == player:
-                continue
-            loc, where, seq = s.loc[q].tolist(), s.where[q].tolist(), s.seq[q].tolist()
-            public = s.public[q].tolist()
-            pool = [c for c in range(10) if not public[c] and loc[c] != USED]
-            # places in a canonical order (where they are, not which card the truth put there), so
-            # the redraw is a function of what `player` knows and the seed alone
-            place = lambda c: (loc[c], where[c], seq[c])  # noqa: E731
-            swiss_places = sorted((c for c in pool if loc[c] == ON_SWISS), key=place)
-            if len(pool) < 2:
-                continue
-            # Swiss places get bribes only; then the rest of the pool over the remaining places
-            bribes = [c for c in pool if IS_BRIBE_T[c]]
-            chosen = [bribes[i] for i in rng.permutation(len(bribes))[: len(swiss_places)]]
-            rest = [c for c in pool if c not in chosen]
-            rest = [rest[i] for i in rng.permutation(len(rest))]
-            others = sorted((c for c in pool if loc[c] != ON_SWISS), key=place)
-            new_loc, new_where, new_seq, new_public = loc[:], where[:], seq[:], public[:]
-            for card, place in zip(chosen + rest, swiss_places + others):
-                new_loc[card], new_where[card], new_seq[card] = loc[place], where[place], seq[place]
-            # Reporters are played lowest id first: keep id 7 the earlier one (they look alike)
-            a, b = REPORTER_CARDS
-            if self._play_key(new_loc[a], new_seq[a]) > self._play_key(new_loc[b], new_seq[b]):
-                for arr in (new_loc, new_where, new_seq, new_public):
-                    arr[a], arr[b] = arr[b], arr[a]
-            new.loc[q], new.where[q], new.seq[q], new.public[q] = new_loc, new_where, new_seq, new_public
-            # refresh the observations of every place a card left or entered, and q's Phase II mask
-            for card in range(10):
-                if (new_loc[card], new_where[card]) == (loc[card], where[card]):
-                    continue
-                for place_loc, at in ((loc[card], where[card]), (new_loc[card], new_where[card])):
-                    if place_loc == CONTRACT or place_loc == ON_SWISS:
-                        self.observer.card_place(new, q, card, place_loc, at)
-                self.observer.hand(new, q, card)
-            if s.phase == CORRUPTION:
-                self._rebuild_mask(new, q)
-        deck = sorted(new.deck)  # the unseen order of the truth must not show through
-        new.deck = [deck[i] for i in rng.permutation(len(deck))]
-        return new
-
-    @staticmethod
-    def _play_key(loc: int, seq: int) -> int:
-        """When a Reporter was played: before this round (gone), at `seq`, or not yet (in hand)."""
-        if loc == USED:
-            return -1
-        return seq if seq >= 0 else 1 << 20
-
-    def action_name(self, action: int, state: CorruptionState | None = None) -> str:
-        if state is None or state.phase == OVER:
-            return codec.static_name(action)
-        p = state.to_act
-        name = codec.static_name(action, p, self.num_players)
-        if codec.decode(action)[0] == "play":
-            up = state.on_contracts[p] < state.round + 1
-            name += " (face-up)" if up else " (face-down)"
-        return name
+    def resample_hidden(self, s: CorruptionState, player: int, rng: np.random.Generator) -> CorruptionState:
+        return resample_hidden(self, s, player, rng)
 
     def render(self, s: CorruptionState, player: int | None = None) -> str:
         return render_state(self, s, player)

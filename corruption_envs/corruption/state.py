@@ -1,7 +1,10 @@
-"""The mutable state of one game of Corruption, with a fast hand-written copy."""
+"""The mutable state of one game of Corruption: its declared fields (copied by the core)."""
 from __future__ import annotations
 
 import numpy as np
+
+from ..core.events import EventLog
+from ..core.state import ARRAY, DERIVED, LIST, NESTED, SHARED, DeclaredState
 
 # Where a player's card is (state.loc); `state.where` then names the contract or body.
 HAND = 0  # in its owner's hand (bribes come back here every round)
@@ -30,43 +33,23 @@ NO_AWARD = 2  # tie (no bribes counts as a tie at 0): deferred
 AWARDED = 3
 
 
-class CorruptionState:
+class CorruptionState(DeclaredState):
     """One game. Per player: arrays (n, 10) over the card ids of tables.CARD_KIND."""
 
-    __slots__ = (
-        "cbody",
-        "cloc",
-        "cowner",
-        "dealt_round",
-        "deck",
-        "events",
-        "flat",
-        "hidden",
-        "leader",
-        "loc",
-        "n",
-        "obs",
-        "on_contracts",
-        "outcome",
-        "phase",
-        "placed",
-        "pmask",
-        "public",
-        "qpos",
-        "queue",
-        "rng",
-        "round",
-        "seq",
-        "to_act",
-        "turn",
-        "where",
-        "won_count",
-        "won_value",
-    )
+    FIELDS = {
+        "n": SHARED, "round": SHARED, "phase": SHARED, "to_act": SHARED, "leader": SHARED,
+        "turn": SHARED, "qpos": SHARED,
+        "loc": ARRAY, "where": ARRAY, "seq": ARRAY, "public": ARRAY, "placed": ARRAY,
+        "on_contracts": ARRAY, "cloc": ARRAY, "cbody": ARRAY, "cowner": ARRAY, "outcome": ARRAY,
+        "dealt_round": ARRAY, "won_value": ARRAY, "won_count": ARRAY,
+        "deck": LIST, "queue": LIST,
+        "obs": ARRAY, "flat": DERIVED, "pmask": ARRAY, "hidden": NESTED,
+    }
+    __slots__ = tuple(FIELDS)
 
     def __init__(self, rng: np.random.Generator, n: int) -> None:
         self.rng = rng
-        self.events: list[tuple[int, str]] | None = None
+        self.events: EventLog | None = None
         self.n = n
         self.round = 0  # 0-based round index (round r+1 of the rulebook)
         self.phase = CORRUPTION
@@ -98,30 +81,5 @@ class CorruptionState:
         # face-down cards per seat on each contract (0..23) and Swiss account (24..26)
         self.hidden: list[list[int]] = [[0] * 27 for _ in range(n)]
 
-    def copy(self) -> CorruptionState:
-        new = object.__new__(CorruptionState)
-        rng = np.random.Generator(type(self.rng.bit_generator)())
-        rng.bit_generator.state = self.rng.bit_generator.state
-        new.rng = rng
-        new.events = None if self.events is None else list(self.events)
-        for name in ("n", "round", "phase", "to_act", "leader", "turn", "qpos"):
-            setattr(new, name, getattr(self, name))
-        for name in ("loc", "where", "seq", "public", "placed", "on_contracts", "cloc", "cbody",
-                     "cowner", "outcome", "dealt_round", "won_value", "won_count"):
-            setattr(new, name, getattr(self, name).copy())
-        new.obs = None if self.obs is None else self.obs.copy()
-        new.flat = None if new.obs is None else memoryview(new.obs.reshape(-1))
-        new.pmask = None if self.pmask is None else self.pmask.copy()
-        new.hidden = [row[:] for row in self.hidden]
-        new.deck = self.deck[:]
-        new.queue = self.queue[:]
-        return new
-
-    # pickling (e.g. to ship a game to another process): the memoryview is rebuilt, not pickled
-    def __getstate__(self) -> dict:
-        return {name: getattr(self, name) for name in self.__slots__ if name != "flat"}
-
-    def __setstate__(self, state: dict) -> None:
-        for name, value in state.items():
-            setattr(self, name, value)
+    def derive(self) -> None:
         self.flat = None if self.obs is None else memoryview(self.obs.reshape(-1))

@@ -13,7 +13,7 @@ from .helpers import act, finish_turn, fresh, give_cards, legal, offset, pass_pl
 def test_votes_go_to_any_player_myself_included_or_the_outsider():
     rules, s = fresh(5, 0)
     pass_placing(rules, s)
-    votes = {a for a in legal(rules, s) if codec.decode(a)[0] in (codec.K_VOTE, codec.K_OUTSIDER)}
+    votes = {a for a in legal(rules, s) if codec.ACTIONS.decode(a)[0] in ("vote", "outsider")}
     assert votes == {codec.VOTE + k for k in range(5)} | {codec.OUTSIDER}
     assert codec.PASS not in legal(rules, s)  # everyone must pick a vote card
 
@@ -147,11 +147,11 @@ def test_gifts_are_allowed_in_the_election_instead_of_voting():
     pass_placing(rules, s)
     p = s.actor
     s.cash[p] = 5
-    act(rules, s, codec.gift(0, 1))
+    act(rules, s, codec.ACTIONS.encode("gift", amount=0, seat=1))
     assert s.votes[p] == -1 and s.actor != p  # the vote comes later
     while s.actor != p:
         act(rules, s, codec.OUTSIDER)
-    assert not any(codec.decode(a)[0] == codec.K_GIFT for a in legal(rules, s))  # max one gift
+    assert not any(codec.ACTIONS.decode(a)[0] == "gift" for a in legal(rules, s))  # max one gift
 
 
 def test_big_papa_never_puts_more_than_the_3_arches_and_5_city_workers_of_the_box_on_the_board():

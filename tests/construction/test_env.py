@@ -63,7 +63,7 @@ def test_action_names_are_readable_and_name_the_seats():
     e = env(num_players=4)
     e.reset(seed=1)
     p = e.agent_name_mapping[e.agent_selection]
-    assert e.action_name(codec.gift(1, 2)) == f"give $50k to player_{(p + 2) % 4}"
+    assert e.action_name(codec.ACTIONS.encode("gift", amount=1, seat=2)) == f"give $50k to player_{(p + 2) % 4}"
     assert e.action_name(codec.PLACE + 3) == "place a worker on contract 3"
     assert "Outsider" in e.action_name(codec.OUTSIDER)
     assert e.unwrapped.rules.action_name(codec.SNITCH) == "play Stooleur/Snitch against seat +1 and seat +2"

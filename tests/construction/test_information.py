@@ -71,7 +71,7 @@ def test_secret_gift_amounts_are_seen_by_giver_and_receiver_only():
         p = s.actor
         assert s.cash[p] == 10  # $100k for the first contract
         q = (p + 1) % 4
-        act(rules, s, codec.gift(amount_index, 1))
+        act(rules, s, codec.ACTIONS.encode("gift", amount=amount_index, seat=1))
         views[amount_index] = {o: rules.observe(s, o) for o in range(4)}
         third = (p + 2) % 4
         seats = rules.observation_layout.view(views[amount_index][third], "seats")
@@ -84,7 +84,7 @@ def test_secret_gift_amounts_are_seen_by_giver_and_receiver_only():
 def test_public_gifts_option_shows_the_amount_to_all():
     rules, s = fresh(4, 4, secret_gifts=False)
     p = s.actor
-    act(rules, s, codec.gift(1, 1))  # $50k: every player has $100k in 1994
+    act(rules, s, codec.ACTIONS.encode("gift", amount=1, seat=1))  # $50k: every player has $100k in 1994
     q = (p + 1) % 4
     third = (p + 2) % 4
     seats = rules.observation_layout.view(rules.observe(s, third), "seats")
@@ -143,7 +143,7 @@ def test_resample_redraws_secret_gift_amounts_consistently():
     rules, s = fresh(4, 8, max_gifts=1)
     giver = s.actor
     receiver = (giver + 1) % 4
-    act(rules, s, codec.gift(0, 1))  # $10k secretly
+    act(rules, s, codec.ACTIONS.encode("gift", amount=0, seat=1))  # $10k secretly
     me = (giver + 2) % 4
     amounts = set()
     for seed in range(30):
@@ -164,7 +164,7 @@ def test_resample_respects_a_revealed_cash():
     rules, s = fresh(4, 9, max_gifts=1)
     giver = s.actor
     receiver = (giver + 1) % 4
-    act(rules, s, codec.gift(1, 1))  # $50k
+    act(rules, s, codec.ACTIONS.encode("gift", amount=1, seat=1))  # $50k
     from corruption_envs.construction import money
     money.reveal(s, receiver)  # now everybody knows the receiver's cash: the amount is pinned
     me = (giver + 2) % 4
@@ -180,7 +180,7 @@ def reference_legal(s):
     out = set()
     gifts = set()
     if s.gifts_left[p]:
-        gifts = {codec.gift(i, k) for i, a in enumerate(GIFT_AMOUNTS) if a <= s.cash[p] for k in range(1, n)}
+        gifts = {codec.ACTIONS.encode("gift", amount=i, seat=k) for i, a in enumerate(GIFT_AMOUNTS) if a <= s.cash[p] for k in range(1, n)}
     if s.phase == PLACE:
         out = {codec.PASS} | gifts | ({codec.PLACE + c for c in on} if s.to_place[p] else set())
     elif s.phase == VOTE:

@@ -405,8 +405,8 @@ def test_faq_players_may_bribe_during_an_investigation_with_the_option():
     rules, s = in_investigation(4, 26, investigation_gifts=True)
     assert s.phase == CARDS  # everyone may still give money, so the round runs
     p = s.actor
-    assert codec.gift(0, 1) in legal(rules, s)
-    act(rules, s, codec.gift(0, 1))
+    assert codec.ACTIONS.encode("gift", amount=0, seat=1) in legal(rules, s)
+    act(rules, s, codec.ACTIONS.encode("gift", amount=0, seat=1))
     assert s.passes == 0 and s.gifts_left[p] == 0
     rules, s = in_investigation(4, 26)
     assert s.phase != CARDS  # the rulings' default: no gifts, no cards, no card round

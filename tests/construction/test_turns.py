@@ -189,11 +189,11 @@ def test_gifts_of_10k_50k_100k_move_money_and_bind_nobody():
     rules, s = fresh(4, 13, record_events=True)
     p = s.actor
     s.cash[p] = 12
-    gifts = {a for a in legal(rules, s) if codec.decode(a)[0] == codec.K_GIFT}
+    gifts = {a for a in legal(rules, s) if codec.ACTIONS.decode(a)[0] == "gift"}
     assert len(gifts) == 3 * 3  # three amounts to each of three opponents
     q = (p + 2) % 4
     before = s.cash[q]
-    act(rules, s, codec.gift(2, 2))  # $100k to the seat two after me
+    act(rules, s, codec.ACTIONS.encode("gift", amount=2, seat=2))  # $100k to the seat two after me
     assert s.cash[p] == 2 and s.cash[q] == before + 10
     assert s.gifts_left[p] == 0
     pass_placing(rules, s)
@@ -208,11 +208,11 @@ def test_gifts_are_limited_by_cash_and_by_max_gifts():
     rules, s = fresh(4, 14, max_gifts=2)
     p = s.actor
     s.cash[p] = 5
-    gifts = {codec.decode(a)[1] for a in legal(rules, s) if codec.decode(a)[0] == codec.K_GIFT}
+    gifts = {codec.ACTIONS.decode(a)[1]["amount"] for a in legal(rules, s) if codec.ACTIONS.decode(a)[0] == "gift"}
     assert gifts == {0, 1}  # $10k and $50k, not $100k
     s.cash[p] = 10
     rules0, s0 = fresh(4, 14, max_gifts=0)
-    assert not any(codec.decode(a)[0] == codec.K_GIFT for a in legal(rules0, s0))
+    assert not any(codec.ACTIONS.decode(a)[0] == "gift" for a in legal(rules0, s0))
 
 
 def test_first_player_card_stays_by_default_and_passes_left_with_the_option():

@@ -1,24 +1,30 @@
-"""A tiny hidden-information game for testing the core adapter on its own.
+"""A tiny hidden-information game for testing the core adapter on its own, built only from the core's
+public pieces as docs/adding-a-game.md describes (action layout, declared state, event log, visibility).
 
 Each player is dealt a private card 0..4; in turn order, for `num_rounds` laps, each player raises
 (+1 chip) or checks. The highest (chips + card) wins; equal keys tie.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
-from corruption_envs.core import Layout, Option, Rules, int_range, make_env_class
+from corruption_envs.core import (
+    LIST, SHARED, ActionLayout, DeclaredState, EventLog, Layout, Option, Rules, int_range, make_env_class, sees_own,
+)
+
+ACTIONS = ActionLayout()
+ACTIONS.add("check", "check")
+ACTIONS.add("raise", "raise")  # +1 chip: the action index is the chips added
 
 
-@dataclass
-class ToyState:
-    rng: np.random.Generator
-    cards: list[int]
-    chips: list[int]
-    turn: int = 0
-    events: list | None = field(default=None)
+class ToyState(DeclaredState):
+    FIELDS = {"cards": LIST, "chips": LIST, "turn": SHARED}
+    __slots__ = tuple(FIELDS)
+
+    def __init__(self, rng: np.random.Generator, cards: list[int], chips: list[int], turn: int = 0,
+                 events: EventLog | None = None) -> None:
+        self.rng, self.events = rng, events
+        self.cards, self.chips, self.turn = cards, chips, turn
 
 
 class ToyRules(Rules):
@@ -27,11 +33,11 @@ class ToyRules(Rules):
     min_players = 2
     max_players = 4
     default_players = 3
+    actions = ACTIONS
     options = {"num_rounds": Option(2, "laps of the table", **int_range(1, 5))}
 
     def __init__(self, config):
         super().__init__(config)
-        self.num_actions = 2
         self.observation_layout = lay = Layout()
         lay.add("my_card", 5)
         lay.add("chips", (self.max_players, 6))
@@ -59,11 +65,6 @@ class ToyRules(Rules):
     def scores(self, s):
         return [s.chips[p] + s.cards[p] for p in range(self.num_players)]
 
-    def copy_state(self, s):
-        rng = np.random.default_rng()
-        rng.bit_generator.state = s.rng.bit_generator.state
-        return ToyState(rng, s.cards[:], s.chips[:], s.turn)
-
     def observe(self, s, player):
         lay = self.observation_layout
         obs = np.zeros(lay.size, np.float32)
@@ -78,13 +79,12 @@ class ToyRules(Rules):
         new = self.copy_state(s)
         new.rng = rng
         new.cards = [s.cards[p] if p == player else int(rng.integers(5)) for p in range(self.num_players)]
+        if new.events is not None:  # the other seats' private events tell their old cards
+            new.events = s.events.seen_by(player)
         return new
 
-    def action_name(self, action, state=None):
-        return ("check", "raise")[action]
-
     def render(self, s, player=None):
-        cards = [c if player in (None, p) else "?" for p, c in enumerate(s.cards)]
+        cards = [c if sees_own(player, p) else "?" for p, c in enumerate(s.cards)]
         return f"cards {cards} chips {s.chips}"
 
 

@@ -8,6 +8,7 @@ from corruption_envs.corruptia.observer import S_DEPT, S_INCOME, S_PROPOSED
 from corruption_envs.corruptia.scoring import department_values
 from corruption_envs.corruptia.state import BILL, CELL, NEGOTIATE, VOTE, WORKER
 from corruption_envs.corruptia.tables import CARDS_PER_DEPT, DEPARTMENTS, DEPT, INCOME, NEED, NUM_DEPTS
+from corruption_envs.corruptia.codec import CELL0, PASS_ACTION, VOTE0, WORKER0
 
 
 def game(n: int = 4, seed: int = 0, **config):
@@ -75,13 +76,13 @@ def cell(rules, r: int, c: int) -> int:
 
 
 def cell_action(rules, r: int, c: int) -> int:
-    return rules.codec.cell0 + cell(rules, r, c)
+    return CELL0 + cell(rules, r, c)
 
 
 def worker_from(rules, s, r: int, c: int) -> int:
     """The worker action taking an official from the bill at (r, c) for the proposed cell."""
     d = rules.neighbours[s.cell].index(cell(rules, r, c))
-    return rules.codec.worker0 + d
+    return WORKER0 + d
 
 
 def propose(rules, s, bill: int | None = None, at: tuple[int, int] | None = None, workers=None):
@@ -98,11 +99,11 @@ def propose(rules, s, bill: int | None = None, at: tuple[int, int] | None = None
 
 def pass_all(rules, s) -> None:
     while s.phase == NEGOTIATE:
-        rules.apply(s, rules.codec.pass_action)
+        rules.apply(s, PASS_ACTION)
 
 
 def vote(rules, s, votes: dict[int, int]) -> None:
     """Cast votes by seat (default YES) until the vote resolves."""
     assert s.phase == VOTE
     while s.phase == VOTE:
-        rules.apply(s, rules.codec.vote0 + votes.get(s.actor, 0))
+        rules.apply(s, VOTE0 + votes.get(s.actor, 0))

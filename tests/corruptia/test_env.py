@@ -14,6 +14,7 @@ from corruption_envs.corruptia.observer import (
 from corruption_envs.corruptia.state import ABSENT, OVER, SWAP_GIVE
 from corruption_envs.evaluation import evaluate
 from corruption_envs.corruptia.tables import DEPT
+from corruption_envs.corruptia.codec import BLACKMAIL, KEEP_HAND, VOTE0
 
 from .helpers import game, legal, pass_all, propose, swap_cards, vote
 
@@ -60,7 +61,7 @@ def test_every_action_has_a_distinct_name_and_names_fill_in_seats_and_bills():
     rules, s = game(4, seed=1)
     s.tokens = [1, 1, 1, 1]
     propose(rules, s)
-    name = rules.action_name(rules.codec.blackmail(1, 0), s)
+    name = rules.action_name(BLACKMAIL[1, 0], s)
     assert f"player_{(s.actor + 1) % 4}" in name and "vote YES" in name
 
 
@@ -69,7 +70,7 @@ def test_events_are_public_or_private_and_votes_stay_private():
     propose(rules, s)
     pass_all(rules, s)
     voter = s.actor
-    rules.apply(s, rules.codec.vote0 + 1)
+    rules.apply(s, VOTE0 + 1)
     public = [t for a, t in s.events if a == -1]
     mine = [t for a, t in s.events if a == voter]
     assert f"player_{voter} has voted" in public[-1] and mine[-1] == "you vote NO"
@@ -195,7 +196,7 @@ def test_an_absent_heuristic_gives_up_its_weakest_card_only_for_a_stronger_one_i
     assert DEPT[bot.act(obs, mask)] == weak
     zone[:] = 0
     zone[weaker] = 1
-    assert bot.act(obs, mask) == rules.codec.keep_hand
+    assert bot.act(obs, mask) == KEEP_HAND
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from corruption_envs.corruptia.codec import CRONY_WORKER
+from corruption_envs.corruptia.codec import CELL0, CRONY_WORKER, WORKER0
 from corruption_envs.corruptia.state import BILL, CELL, DISCARD, NEGOTIATE, NO, OVER, WORKER
 from corruption_envs.corruptia.tables import INCOME, NEED
 
@@ -34,7 +34,7 @@ def test_seed_example_officials_from_the_adjacent_culture_and_economy_bills_staf
     rules.apply(s, cell_action(rules, 0, -2))  # next to the culture (0, 0) and economy (1, -1) bills
     two_three = worker_from(rules, s, 0, 0)
     one = worker_from(rules, s, 1, -1)
-    assert {two_three, one, rules.codec.worker0 + CRONY_WORKER} <= set(legal(rules, s))
+    assert {two_three, one, WORKER0 + CRONY_WORKER} <= set(legal(rules, s))
     for w in (two_three, two_three, one):
         rules.apply(s, w)
     assert s.phase == NEGOTIATE
@@ -55,7 +55,7 @@ def test_seed_example_a_crony_replaces_the_economy_official_and_is_fixed_once_ap
     rules.apply(s, NEW_CULTURE)
     rules.apply(s, cell_action(rules, 0, -2))
     for w in (worker_from(rules, s, 0, 0), worker_from(rules, s, 0, 0),
-              rules.codec.worker0 + CRONY_WORKER):
+              WORKER0 + CRONY_WORKER):
         rules.apply(s, w)
     assert s.reserve[p] == 2 and s.pending_cronies == 1
     pass_all(rules, s)
@@ -83,8 +83,8 @@ def test_seed_example_no_majority_returns_the_crony_to_whoever_offered_it():
     p = s.proposer
     rules.apply(s, NEW_CULTURE)
     rules.apply(s, cell_action(rules, 0, -2))
-    for w in (worker_from(rules, s, 0, 0), rules.codec.worker0 + CRONY_WORKER,
-              rules.codec.worker0 + CRONY_WORKER):
+    for w in (worker_from(rules, s, 0, 0), WORKER0 + CRONY_WORKER,
+              WORKER0 + CRONY_WORKER):
         rules.apply(s, w)
     assert s.reserve[p] == 1
     pass_all(rules, s)
@@ -117,7 +117,7 @@ def test_a_cell_served_only_by_officials_of_the_wrong_income_needs_three_cronies
 def test_a_bill_must_be_interlocked_next_to_a_bill_on_the_table():
     rules, s = culture_example()
     rules.apply(s, NEW_CULTURE)
-    cells = {rules.grid.coords[a - rules.codec.cell0] for a in legal(rules, s)}
+    cells = {rules.grid.coords[a - CELL0] for a in legal(rules, s)}
     touching = {rules.grid.coords[j] for i in rules.grid.triangle for j in rules.neighbours[i]
                 if s.cell_card[j] < 0}
     assert cells == touching  # three Cronies in reserve staff anything
@@ -185,7 +185,7 @@ def test_a_cell_is_legal_iff_the_bill_can_be_staffed_there():
             touching = any(j >= 0 and s.cell_card[j] >= 0 for j in rules.neighbours[x])
             ok = s.cell_card[x] < 0 and touching and completable(
                 rules, s, s.bill, x, NEED[s.bill], s.reserve[s.proposer], {})
-            assert bool(mask[rules.codec.cell0 + x]) == ok
+            assert bool(mask[CELL0 + x]) == ok
 
 
 def test_a_worker_is_legal_iff_the_proposal_can_still_be_completed_after_it():
@@ -209,7 +209,7 @@ def test_a_worker_is_legal_iff_the_proposal_can_still_be_completed_after_it():
                     pend = dict(s.pending)
                     pend[j] = pend.get(j, 0) + 1
                     ok = completable(rules, s, s.bill, s.cell, need, s.reserve[p], pend)
-            assert bool(mask[rules.codec.worker0 + w]) == ok
+            assert bool(mask[WORKER0 + w]) == ok
             checked += 1
     assert checked > 100
 
@@ -253,4 +253,4 @@ def test_officials_on_an_approved_bill_take_its_income_and_can_be_moved_again():
     rules.apply(s, w)
     rules.apply(s, w)
     assert w not in legal(rules, s)  # both $1 jobs are filled; the $2 job needs the Crony
-    assert legal(rules, s) == [rules.codec.worker0 + CRONY_WORKER]
+    assert legal(rules, s) == [WORKER0 + CRONY_WORKER]

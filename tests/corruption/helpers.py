@@ -26,15 +26,15 @@ def under(s: CorruptionState, body: int) -> list[int]:
 
 
 def play(kind: int, contract: int) -> int:
-    return codec.encode_play(kind, contract)
+    return codec.ACTIONS.encode("play", kind=kind, contract=contract)
 
 
 def bribe(value: int, contract: int) -> int:
-    return codec.encode_play(BRIBE[value], contract)
+    return codec.ACTIONS.encode("play", kind=BRIBE[value], contract=contract)
 
 
 def swiss(value: int, body: int) -> int:
-    return codec.encode_swiss(BRIBE[value], body)
+    return codec.ACTIONS.encode("swiss", bribe=BRIBE[value], body=body)
 
 
 def legal(rules: CorruptionRules, s: CorruptionState) -> set[int]:
@@ -60,7 +60,7 @@ def phase2(rules: CorruptionRules, s: CorruptionState, script: dict[int, list[in
             step(rules, s, script[p].pop(0))
         else:
             hand = [c for c in range(6) if s.loc[p, c] == 0]
-            step(rules, s, codec.encode_play(hand[0], dump) if hand else
+            step(rules, s, codec.ACTIONS.encode("play", kind=hand[0], contract=dump) if hand else
                  next(a for a in np.flatnonzero(rules.legal_mask(s))))
     assert not any(script.values()), f"unplayed script actions: {script}"
 

@@ -75,9 +75,9 @@ def test_every_action_index_has_a_name_with_and_without_state():
     for a in range(codec.NUM_ACTIONS):
         assert e.action_name(a)
     c = 23
-    assert e.rules.action_name(codec.encode_play(3, c)) == "place Bribe $6k on Hydro-Electric Dam"
-    assert e.rules.action_name(codec.encode_kill(2, 1)) == "Hit Man kills seat +2's earlier Reporter"
-    assert codec.decode(codec.encode_remove(6, 5)) == ("remove", 6, 5)
+    assert e.rules.action_name(codec.ACTIONS.encode("play", kind=3, contract=c)) == "place Bribe $6k on Hydro-Electric Dam"
+    assert e.rules.action_name(codec.ACTIONS.encode("kill", seat=2, slot=1)) == "Hit Man kills seat +2's earlier Reporter"
+    assert codec.ACTIONS.decode(codec.ACTIONS.encode("remove", seat=6, bribe=5)) == ("remove", {"seat": 6, "bribe": 5})
 
 
 def test_observation_is_in_the_unit_box_and_incremental_equals_from_scratch():
@@ -138,7 +138,7 @@ def test_events_are_recorded_only_when_asked_with_private_face_down_identities()
     assert any(a == -1 and "plays a face-down card" in t for a, t in events)
     assert any(a >= 0 and t.startswith("you play") for a, t in events)
     assert not any(a >= 0 and "face-up" in t for a, t in events)
-    assert any("wins" in t for _, t in events) and events[-1][1].startswith("game over")
+    assert any("wins" in t for _, t in events) and events.entries[-1][1].startswith("game over")
     quiet = env(num_players=3)
     quiet.reset(seed=2)
     assert quiet.game_state.events is None
@@ -177,9 +177,9 @@ def test_invariants_name_what_broke(corrupt, message):
     while s.placed[0] < 2:
         p = s.to_act
         if p == 0:
-            e.step(codec.encode_play(8 if s.placed[0] else 0, table[0]))
+            e.step(codec.ACTIONS.encode("play", kind=8 if s.placed[0] else 0, contract=table[0]))
         else:
-            e.step(codec.encode_play(int(s.placed[p]), table[1]))
+            e.step(codec.ACTIONS.encode("play", kind=int(s.placed[p]), contract=table[1]))
     check_invariants(rules, s)
     corrupt(s)
     with pytest.raises(AssertionError, match=message):

@@ -37,8 +37,8 @@ def test_faq_hit_man_kills_da_before_da_cancels():
     c, dump = under(s, 0)[0], under(s, 2)[0]
     phase2(rules, s, {0: [bribe(10, c), play(HIT_MAN, c)], 1: [play(DA, c)]}, dump)
     assert s.phase == HIT_STEP and s.to_act == 0
-    assert legal(rules, s) == {codec.encode_kill(1, 0)}  # player_1's DA, one seat after me
-    step(rules, s, codec.encode_kill(1, 0))
+    assert legal(rules, s) == {codec.ACTIONS.encode("kill", seat=1, slot=0)}  # player_1's DA, one seat after me
+    step(rules, s, codec.ACTIONS.encode("kill", seat=1, slot=0))
     assert s.cowner[c] == 0 and s.cloc[c] == WON  # the DA died first: the contract proceeds
     assert s.loc[1, 6] == USED and s.loc[0, 9] == USED
 
@@ -48,8 +48,8 @@ def test_faq_da_that_survives_hit_men_cancels_the_contract():
     c, dump = under(s, 0)[0], under(s, 2)[0]
     phase2(rules, s, {0: [bribe(10, c), play(HIT_MAN, c)], 1: [play(DA, c)], 2: [play(REPORTER, c)]},
            dump)
-    assert legal(rules, s) == {codec.encode_kill(1, 0), codec.encode_kill(2, 1)}
-    step(rules, s, codec.encode_kill(2, 1))  # kill player_2's Reporter instead of the DA
+    assert legal(rules, s) == {codec.ACTIONS.encode("kill", seat=1, slot=0), codec.ACTIONS.encode("kill", seat=2, slot=1)}
+    step(rules, s, codec.ACTIONS.encode("kill", seat=2, slot=1))  # kill player_2's Reporter instead of the DA
     assert s.cloc[c] == TABLE and s.outcome[c] == CANCELLED and s.cowner[c] == -1
 
 
@@ -58,11 +58,11 @@ def test_faq_reporter_cannot_remove_swiss_bank_bribe():
     c, dump = under(s, 0)[0], under(s, 2)[0]
     phase2(rules, s, {0: [swiss(10, 0)], 1: [play(REPORTER, c)], 2: [bribe(1, c)]}, dump)
     assert s.phase == SWISS_STEP and s.to_act == 0
-    step(rules, s, codec.encode_assign(c))
+    step(rules, s, codec.ACTIONS.encode("assign", contract=c))
     assert s.phase == REPORTER_STEP and s.to_act == 1
     # player_2's vertical $1k (two seats after player_1) or nothing; never player_0's Swiss $10k
-    assert legal(rules, s) == {codec.encode_remove(1, 0), codec.DECLINE}
-    step(rules, s, codec.encode_remove(1, 0))
+    assert legal(rules, s) == {codec.ACTIONS.encode("remove", seat=1, bribe=0), codec.DECLINE}
+    step(rules, s, codec.ACTIONS.encode("remove", seat=1, bribe=0))
     assert s.cowner[c] == 0  # the Swiss $10k at half value still counts
 
 
@@ -70,7 +70,7 @@ def test_faq_reporter_with_only_swiss_bribes_on_its_contract_is_not_asked():
     rules, s = fresh(3)
     c, dump = under(s, 0)[0], under(s, 2)[0]
     phase2(rules, s, {0: [swiss(10, 0)], 1: [play(REPORTER, c)]}, dump)
-    step(rules, s, codec.encode_assign(c))
+    step(rules, s, codec.ACTIONS.encode("assign", contract=c))
     assert s.round == 1 and s.cowner[c] == 0 and s.loc[1, 7] == USED
 
 
@@ -78,7 +78,7 @@ def test_faq_tie_with_half_values_is_no_award_and_deferred():
     rules, s = fresh(3)
     c, dump = under(s, 0)[0], under(s, 2)[0]
     phase2(rules, s, {0: [bribe(4, c)], 1: [swiss(8, 0)]}, dump)  # $4k vs $8k / 2
-    step(rules, s, codec.encode_assign(c))
+    step(rules, s, codec.ACTIONS.encode("assign", contract=c))
     assert s.round == 1 and s.cloc[c] == TABLE and s.cbody[c] == 0
     assert s.outcome[c] == NO_AWARD and s.cowner[c] == -1
     assert s.loc[0, 2] == HAND and s.loc[1, 4] == HAND  # bribes back
@@ -110,9 +110,9 @@ def test_faq_two_reporters_resolve_in_play_order():
     phase2(rules, s, {0: [bribe(10, c)], 1: [bribe(8, c), play(REPORTER, c)],
                       2: [bribe(6, c), play(REPORTER, c)]}, dump)
     assert s.phase == REPORTER_STEP and s.to_act == 1  # player_1's Reporter was played first
-    step(rules, s, codec.encode_remove(2, 5))  # player_1 removes player_0's $10k
+    step(rules, s, codec.ACTIONS.encode("remove", seat=2, bribe=5))  # player_1 removes player_0's $10k
     assert s.to_act == 2
-    step(rules, s, codec.encode_remove(2, 4))  # player_2 removes player_1's $8k
+    step(rules, s, codec.ACTIONS.encode("remove", seat=2, bribe=4))  # player_2 removes player_1's $8k
     assert s.cowner[c] == 2
 
 
@@ -126,7 +126,7 @@ def test_faq_characters_are_not_reusable_in_later_rounds():
         assert s.loc[0, card] == USED
     while s.to_act != 0:
         step(rules, s, int(np.flatnonzero(rules.legal_mask(s))[0]))
-    kinds = {codec.decode(a)[1] for a in legal(rules, s) if codec.decode(a)[0] == "play"}
+    kinds = {codec.ACTIONS.decode(a)[1]["kind"] for a in legal(rules, s) if codec.ACTIONS.decode(a)[0] == "play"}
     assert kinds == {0, 1, 2, 3, 4, 5, REPORTER}  # the second Reporter is still in hand
 
 
@@ -140,9 +140,9 @@ def test_faq_swiss_bribe_cannot_go_to_another_body():
     phase2(rules, s, {0: [swiss(6, 0)]}, under(s, 2)[0])
     e._mask = None
     assert s.phase == SWISS_STEP
-    assert legal(rules, s) == {codec.encode_assign(c) for c in under(s, 0)}
+    assert legal(rules, s) == {codec.ACTIONS.encode("assign", contract=c) for c in under(s, 0)}
     with pytest.raises(IllegalActionError, match="not legal"):
-        e.step(codec.encode_assign(under(s, 1)[0]))
+        e.step(codec.ACTIONS.encode("assign", contract=under(s, 1)[0]))
 
 
 def test_faq_swiss_play_does_not_count_toward_face_up():

@@ -25,8 +25,8 @@ from .helpers import (
 def expected_phase2(s, p):
     kinds = {int(CARD_KIND[c]) for c in range(10) if s.loc[p, c] == HAND}
     table = np.flatnonzero(s.cloc == TABLE)
-    out = {codec.encode_play(k, int(c)) for k in kinds for c in table}
-    out |= {codec.encode_swiss(b, g) for b in range(6) if s.loc[p, b] == HAND for g in range(3)}
+    out = {codec.ACTIONS.encode("play", kind=k, contract=int(c)) for k in kinds for c in table}
+    out |= {codec.ACTIONS.encode("swiss", bribe=b, body=g) for b in range(6) if s.loc[p, b] == HAND for g in range(3)}
     return out
 
 
@@ -44,7 +44,7 @@ def test_phase_two_mask_is_exactly_hand_kinds_times_table_plus_bribes_on_swiss()
         if p == 0 and s.phase == 0:
             reporters_left = sum(s.loc[0, r] == HAND for r in (7, 8))
             plays = legal(rules, s) if s.to_act == 0 else expected_phase2(s, 0)
-            assert any(codec.decode(a)[:2] == ("play", REPORTER) for a in plays) == (reporters_left > 0)
+            assert any(codec.ACTIONS.decode(a)[0] == "play" and codec.ACTIONS.decode(a)[1]["kind"] == REPORTER for a in plays) == (reporters_left > 0)
 
 
 def test_hit_man_mask_lists_exactly_the_characters_on_its_contract():
@@ -56,9 +56,9 @@ def test_hit_man_mask_lists_exactly_the_characters_on_its_contract():
         2: [play(REPORTER, c), play(HIT_MAN, c)],
     }, dump)
     assert s.phase == 2 and s.to_act == 0
-    assert legal(rules, s) == {codec.encode_kill(1, 0), codec.encode_kill(1, 1),
-                               codec.encode_kill(2, 1), codec.encode_kill(2, 3)}
-    step(rules, s, codec.encode_kill(2, 3))  # kill player_2's Hit Man: it will not act
+    assert legal(rules, s) == {codec.ACTIONS.encode("kill", seat=1, slot=0), codec.ACTIONS.encode("kill", seat=1, slot=1),
+                               codec.ACTIONS.encode("kill", seat=2, slot=1), codec.ACTIONS.encode("kill", seat=2, slot=3)}
+    step(rules, s, codec.ACTIONS.encode("kill", seat=2, slot=3))  # kill player_2's Hit Man: it will not act
     # then step 3: the DA survives and cancels c; Reporters on c do nothing; player_0's Reporter on
     # c2 finds no bribe; the round ends with nothing more to decide
     assert s.round == 1
@@ -72,10 +72,10 @@ def test_reporter_mask_lists_exactly_the_vertical_bribes_on_its_contract():
         1: [bribe(2, c), swiss(10, 0)],
         3: [bribe(4, c)],
     }, dump)
-    step(rules, s, codec.encode_assign(c))  # player_1's Swiss bribe joins c, horizontal
+    step(rules, s, codec.ACTIONS.encode("assign", contract=c))  # player_1's Swiss bribe joins c, horizontal
     assert s.phase == 3 and s.to_act == 0
-    assert legal(rules, s) == {codec.encode_remove(0, 3), codec.encode_remove(1, 1),
-                               codec.encode_remove(3, 2), codec.DECLINE}
+    assert legal(rules, s) == {codec.ACTIONS.encode("remove", seat=0, bribe=3), codec.ACTIONS.encode("remove", seat=1, bribe=1),
+                               codec.ACTIONS.encode("remove", seat=3, bribe=2), codec.DECLINE}
 
 
 def test_swiss_assignment_mask_is_the_contracts_under_its_body_including_deferred_ones():
@@ -85,7 +85,7 @@ def test_swiss_assignment_mask_is_the_contracts_under_its_body_including_deferre
     assert len(under(s, 1)) == 4
     phase2(rules, s, {2: [swiss(4, 1)]}, under(s, 2)[0])
     assert s.phase == 1 and s.to_act == 2
-    assert legal(rules, s) == {codec.encode_assign(x) for x in under(s, 1)}
+    assert legal(rules, s) == {codec.ACTIONS.encode("assign", contract=x) for x in under(s, 1)}
 
 
 @pytest.mark.parametrize("n", [3, 6])

@@ -58,10 +58,10 @@ def test_characters_only_on_contracts_and_swiss_only_bribes():
     rules, s = fresh(3)
     actions = legal(rules, s)
     swiss_actions = {a for a in actions if codec.SWISS <= a < codec.ASSIGN}
-    assert swiss_actions == {codec.encode_swiss(b, g) for b in range(6) for g in range(3)}
+    assert swiss_actions == {codec.ACTIONS.encode("swiss", bribe=b, body=g) for b in range(6) for g in range(3)}
     on_table = [c for g in range(3) for c in under(s, g)]
     for kind in (DA, REPORTER, HIT_MAN):
-        assert {codec.encode_play(kind, c) for c in on_table} <= actions
+        assert {codec.ACTIONS.encode("play", kind=kind, contract=c) for c in on_table} <= actions
 
 
 @pytest.mark.parametrize("rnd", [0, 1, 2, 3])
@@ -98,7 +98,7 @@ def test_award_goes_to_highest_total_with_swiss_at_half_value():
     c, dump = under(s, 0)[0], under(s, 2)[0]
     # player_0: $4k + Swiss $6k / 2 = $7k beats player_1's $6k vertical
     phase2(rules, s, {0: [bribe(4, c), swiss(6, 0)], 1: [bribe(6, c)]}, dump)
-    step(rules, s, codec.encode_assign(c))
+    step(rules, s, codec.ACTIONS.encode("assign", contract=c))
     assert s.cowner[c] == 0
 
 
@@ -107,7 +107,7 @@ def test_swiss_bribe_at_half_value_loses_to_a_larger_vertical_total():
     c, dump = under(s, 0)[0], under(s, 2)[0]
     # player_0: Swiss $10k / 2 = $5k loses to player_1's $6k
     phase2(rules, s, {0: [swiss(10, 0)], 1: [bribe(6, c)]}, dump)
-    step(rules, s, codec.encode_assign(c))
+    step(rules, s, codec.ACTIONS.encode("assign", contract=c))
     assert s.cowner[c] == 1
 
 
@@ -116,11 +116,11 @@ def test_bribe_totals_are_integers_in_half_thousands():
     c, dump = under(s, 0)[0], under(s, 2)[0]
     phase2(rules, s, {0: [bribe(1, c), swiss(2, 0)], 1: [swiss(1, 0)]}, dump)
     assert s.to_act == 1  # Swiss bribes are assigned in play order: player_1's came first
-    step(rules, s, codec.encode_assign(c))
+    step(rules, s, codec.ACTIONS.encode("assign", contract=c))
     totals = rules.bribe_totals(s)
     assert totals.dtype.kind == "i"
     assert totals[0, c] == 2 and totals[1, c] == 1  # $1k vertical = 2 halves; $1k Swiss = 1 half
-    step(rules, s, codec.encode_assign(c))  # player_0's Swiss $2k: 2 halves more, 4 against 1
+    step(rules, s, codec.ACTIONS.encode("assign", contract=c))  # player_0's Swiss $2k: 2 halves more, 4 against 1
     assert s.cowner[c] == 0
 
 

@@ -80,7 +80,7 @@ def test_ruling_hit_man_kills_one_card_and_is_discarded_with_it():
     rules, s = fresh(3)
     c, dump = under(s, 0)[0], under(s, 2)[0]
     phase2(rules, s, {0: [play(HIT_MAN, c)], 1: [play(DA, c), play(REPORTER, c)]}, dump)
-    step(rules, s, codec.encode_kill(1, 1))  # kill player_1's Reporter
+    step(rules, s, codec.ACTIONS.encode("kill", seat=1, slot=1))  # kill player_1's Reporter
     # the Hit Man is gone with its victim; the DA survives and cancels
     assert s.loc[0, 9] == USED and s.loc[1, 7] == USED and s.outcome[c] == 1
 
@@ -89,7 +89,7 @@ def test_ruling_hit_man_may_kill_its_owners_own_character():
     rules, s = fresh(3)
     c, dump = under(s, 0)[0], under(s, 2)[0]
     phase2(rules, s, {0: [play(DA, c), play(HIT_MAN, c)]}, dump)
-    assert legal(rules, s) == {codec.encode_kill(0, 0)}
+    assert legal(rules, s) == {codec.ACTIONS.encode("kill", seat=0, slot=0)}
 
 
 def test_ruling_hit_man_names_which_of_two_reporters_by_play_order():
@@ -97,8 +97,8 @@ def test_ruling_hit_man_names_which_of_two_reporters_by_play_order():
     c, dump = under(s, 0)[0], under(s, 2)[0]
     phase2(rules, s, {0: [play(HIT_MAN, c)], 1: [play(REPORTER, c), bribe(1, c), play(REPORTER, c)]},
            dump)
-    assert legal(rules, s) == {codec.encode_kill(1, 1), codec.encode_kill(1, 2)}
-    step(rules, s, codec.encode_kill(1, 2))  # the later one
+    assert legal(rules, s) == {codec.ACTIONS.encode("kill", seat=1, slot=1), codec.ACTIONS.encode("kill", seat=1, slot=2)}
+    step(rules, s, codec.ACTIONS.encode("kill", seat=1, slot=2))  # the later one
     # the later-played Reporter (id 8) died; the earlier one still acts in step 4
     assert s.loc[1, 8] == USED and s.loc[1, 7] == CONTRACT
     assert s.phase == REPORTER_STEP and s.to_act == 1
@@ -109,8 +109,8 @@ def test_ruling_killed_hit_man_does_not_act():
     c, dump = under(s, 0)[0], under(s, 2)[0]
     phase2(rules, s, {0: [play(HIT_MAN, c)], 1: [play(HIT_MAN, c), play(DA, c)]}, dump)
     assert s.to_act == 0
-    assert legal(rules, s) == {codec.encode_kill(1, 0), codec.encode_kill(1, 3)}
-    step(rules, s, codec.encode_kill(1, 3))  # player_0 kills player_1's Hit Man
+    assert legal(rules, s) == {codec.ACTIONS.encode("kill", seat=1, slot=0), codec.ACTIONS.encode("kill", seat=1, slot=3)}
+    step(rules, s, codec.ACTIONS.encode("kill", seat=1, slot=3))  # player_0 kills player_1's Hit Man
     # player_1's Hit Man is never asked; the DA survives and cancels
     assert s.round == 1 and s.outcome[c] == 1
 
@@ -126,8 +126,8 @@ def test_ruling_reporter_may_remove_its_owners_own_bribe():
     rules, s = fresh(3)
     c, dump = under(s, 0)[0], under(s, 2)[0]
     phase2(rules, s, {0: [bribe(2, c), play(REPORTER, c)], 1: [bribe(1, c)]}, dump)
-    assert codec.encode_remove(0, 1) in legal(rules, s)
-    step(rules, s, codec.encode_remove(0, 1))
+    assert codec.ACTIONS.encode("remove", seat=0, bribe=1) in legal(rules, s)
+    step(rules, s, codec.ACTIONS.encode("remove", seat=0, bribe=1))
     assert s.cowner[c] == 1
 
 

@@ -4,7 +4,7 @@ Lets the terminal game's event filtering be checked on a game outside the packag
 as 'eventful_toy' (`register_toy`), or run the terminal game with it registered (`tests.play.toy_cli`)."""
 from __future__ import annotations
 
-from corruption_envs.core import make_env_class
+from corruption_envs.core import EVERYONE, EventLog, make_env_class
 from tests.core.toy import ToyRules
 
 
@@ -13,20 +13,17 @@ class EventfulToyRules(ToyRules):
 
     def new_game(self, rng):
         state = super().new_game(rng)
-        if self.config["record_events"]:
-            state.events = [(p, f"player_{p}: you hold card {c}") for p, c in enumerate(state.cards)]
+        state.events = EventLog.for_config(self.config)
+        if state.events is not None:
+            for p, c in enumerate(state.cards):
+                state.events.say(p, f"player_{p}: you hold card {c}")
         return state
 
     def apply(self, state, action):
         player = self.current_player(state)
         super().apply(state, action)
         if state.events is not None:
-            state.events.append((-1, f"player_{player} {('checks', 'raises')[action]}"))
-
-    def copy_state(self, state):
-        new = super().copy_state(state)
-        new.events = None if state.events is None else list(state.events)
-        return new
+            state.events.say(EVERYONE, f"player_{player} {('checks', 'raises')[action]}")
 
 
 EventfulToyEnv = make_env_class(EventfulToyRules, "EventfulToyEnv")

@@ -110,9 +110,9 @@ def test_log_has_header_and_every_action_and_the_human_always_chose_move_one(ful
         if rec["agent"] == header["human"]:
             assert rec["index"] == np.flatnonzero(mask)[0]
         assert mask[rec["index"]] and rec["name"] == env.action_name(rec["index"])
-        before = len(env.game_state.events or [])
+        before = len(env.game_state.events)
         env.step(rec["index"])
-        public = [t for a, t in (env.game_state.events or [])[before:] if a == -1]
+        public = [t for a, t in env.game_state.events.entries[before:] if a == -1]
         assert rec["events"] == public
     assert all(env.terminations.values())
     keys, scores = env.rules.final_keys(env.game_state), env.rules.scores(env.game_state)
