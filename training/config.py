@@ -122,7 +122,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
             "a map from {self, heuristic, random} to non-negative weights, not all zero",
         ),
     },
-    "init": {  # warm start from a policy file: the actor starts as its (training/init_policy.py)
+    "init": {  # warm start from a policy file: the actor starts as that policy (training/init_policy.py)
         "policy": Key(None, lambda v: v is None or (isinstance(v, str) and v.strip() != ""),
                       "null (a fresh network) or the path of an exported policy .npz"),
     },
