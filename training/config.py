@@ -120,6 +120,10 @@ SCHEMA: dict[str, dict[str, Option]] = {
             "a map from {self, heuristic, random} to non-negative weights, not all zero",
         ),
     },
+    "init": {  # warm start from a policy file: the actor starts as that policy (training/init_policy.py)
+        "policy": Key(None, lambda v: v is None or (isinstance(v, str) and v.strip() != ""),
+                      "null (a fresh network) or the path of an exported policy .npz"),
+    },
     "imitation": {  # warm start: copy the heuristic before self-play (training/imitation.py)
         "games": _with(_int(0), 0),  # teacher games to learn from; 0 = start from a random network
         "explore": _with(_float(0, 1), 0.1),

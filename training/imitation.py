@@ -8,8 +8,9 @@ fitted by masked cross-entropy to the teacher's actions and the critic by square
 rewards, so the first PPO updates start from a critic that already knows the game's value.
 With probability `imitation.explore` the played move is a random legal one (the label stays the
 teacher's), so the data also covers positions the teacher would not have reached by itself.
-A policy with the heuristic as its prior (`ppo.prior`) plays the teacher's moves from the start, so
-for it the warm start fits the critic only.
+A policy with the heuristic as its prior (`ppo.prior`) plays the teacher's moves from the start, and
+an actor started from a policy file (`init.policy`) should keep its moves, so for them the warm start
+fits the critic only.
 """
 from __future__ import annotations
 
@@ -84,11 +85,12 @@ def collect(
 
 def fit(
     policy: Any, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int,
-    holdout: float = 0.05, critic_only: bool = False,
+    holdout: float = 0.05, critic_only: bool = False, prior: bool = False,
 ) -> dict[str, float]:
     """Fit an sb3 MaskableActorCriticPolicy to `data`; returns held-out accuracy and losses.
-    `critic_only` is for a `PriorPolicy`, which plays the teacher's moves already: its observations
-    get the teacher's move as the prior's one-hot, and only the value loss is trained."""
+    `critic_only` trains the value loss only (an actor started from a policy file, or a `PriorPolicy`,
+    which plays the teacher's moves already); a `prior` policy's observations get the teacher's move
+    as the prior's one-hot."""
     import torch
     import torch.nn.functional as F
 
@@ -101,7 +103,7 @@ def fit(
     def batch(idx: torch.Tensor) -> tuple[torch.Tensor, ...]:
         i = idx.numpy()
         obs, act = torch.from_numpy(data.observations[i]), torch.from_numpy(data.actions[i])
-        if critic_only:  # the prior's one-hot, built per batch (a stored copy would double the data)
+        if prior:  # the prior's one-hot, built per batch (a stored copy would double the data)
             obs = torch.cat([obs, F.one_hot(act, data.masks.shape[1]).float()], dim=1)
         return obs, act, torch.from_numpy(data.masks[i]), torch.from_numpy(data.returns[i])
 
@@ -141,8 +143,9 @@ def warm_start(model: Any, config: dict[str, Any], export: Callable[[], Any], ou
     data = collect(config["game"], config["env"], tuple(run["players"]), im["games"], run["seed"],
                    im["explore"], config["ppo"]["gamma"])
     t1 = time.monotonic()
+    prior = bot_option(config, "prior") is not None
     stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"],
-                critic_only=bot_option(config, "prior") is not None)
+                critic_only=prior or config["init"]["policy"] is not None, prior=prior)
     stats = {"teacher": "heuristic", "games": im["games"], "decisions": len(data),
              "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats,
              "eval": [r.as_dict() for r in against_baselines(export(), config, config["eval"]["games"])]}

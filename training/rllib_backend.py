@@ -43,7 +43,7 @@ from .pool import KINDS, SampledPolicy
 ENV_NAME = "corruption_envs_selfplay"
 LEARNER = "learner"
 UNSUPPORTED = {  # SB3-path features the RLlib loop does not have, with the value that turns each off
-    "ppo.prior": "none", "ppo.reward_baseline": "none", "imitation.games": 0,
+    "ppo.prior": "none", "ppo.reward_baseline": "none", "imitation.games": 0, "init.policy": None,
 }
 
 

@@ -155,6 +155,10 @@ def start(config: dict[str, Any], out: Path, checkpoint: ckpt.Checkpoint | None)
         model = build_model(config, venv, out)
         if checkpoint is not None:
             restore(model, pool, checkpoint, config, out)
+        elif config["init"]["policy"] is not None:
+            from .init_policy import warm_start_actor
+
+            print(f"init: {warm_start_actor(model, config)}", flush=True)
     except BaseException:
         venv.close()
         raise

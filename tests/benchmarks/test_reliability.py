@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 import re
 import shlex
+import shutil
 
 import numpy as np
 import pytest
@@ -48,9 +49,11 @@ def test_a_clean_run_counts_every_game_and_checks_the_invariants_after_every_dec
             **read_policy_file(DEFAULT_POLICIES / game / "champion.npz").meta)
 
 
-def test_seats_mix_every_kind_and_count_and_the_champion_sits_only_where_it_was_trained():
-    # Construction's champion was trained for 3-5 of the game's 3-7 players
-    setup = make_setup("construction", 0, None, DEFAULT_POLICIES)
+def test_seats_mix_every_kind_and_count_and_the_champion_sits_only_where_it_was_trained(tmp_path):
+    # a Construction champion trained for 3-5 of the game's 3-7 players (the committed one covers 3-7)
+    (tmp_path / "construction").mkdir()
+    shutil.copy(DEFAULT_POLICIES / "construction" / "champion-3to5.npz", tmp_path / "construction" / "champion.npz")
+    setup = make_setup("construction", 0, None, tmp_path)
     assert setup.counts == (3, 4, 5, 6, 7) and setup.champion_counts == (3, 4, 5)
     plans = [plan_game(setup, i) for i in range(300)]
     assert {p.num_players for p in plans} == {3, 4, 5, 6, 7}
@@ -58,7 +61,7 @@ def test_seats_mix_every_kind_and_count_and_the_champion_sits_only_where_it_was_
     assert all(p.num_players in (3, 4, 5) for p in plans if "champion" in p.kinds)
     assert all(len(p.kinds) == len(p.agent_seeds) == p.num_players for p in plans)
     assert plan_game(setup, 7) == plans[7]  # a game's draw depends on (seed, game, index) alone
-    assert plan_game(make_setup("construction", 1, None, DEFAULT_POLICIES), 7) != plans[7]
+    assert plan_game(make_setup("construction", 1, None, tmp_path), 7) != plans[7]
 
 
 def test_corruptia_with_its_champion_and_results_that_do_not_depend_on_the_workers():

@@ -91,9 +91,9 @@ def test_with_a_prior_only_the_critic_is_fitted(demos):
                                           *model.policy.action_net.parameters(), model.policy.prior_weight]]
     critic = [p.detach().clone() for p in model.policy.value_net.parameters()]
     before = fit(model.policy, demos, epochs=1, batch_size=32, learning_rate=3e-3, seed=0, holdout=0.3,
-                 critic_only=True)
+                 critic_only=True, prior=True)
     after = fit(model.policy, demos, epochs=20, batch_size=32, learning_rate=3e-3, seed=0, holdout=0.3,
-                critic_only=True)
+                critic_only=True, prior=True)
     now = [*model.policy.mlp_extractor.policy_net.parameters(), *model.policy.action_net.parameters(),
            model.policy.prior_weight]
     assert all(torch.equal(a, b) for a, b in zip(actor, now))
