@@ -5,7 +5,7 @@ import pytest
 
 import corruption_envs
 from corruption_envs.bots import make_agent
-from corruption_envs.corruption import ExpertAgent, HeuristicAgent
+from corruption_envs.corruption import ExpertAgent
 from corruption_envs.evaluation import evaluate
 from tests.test_contract import leak_points
 
