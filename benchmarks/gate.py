@@ -59,7 +59,7 @@ BASELINES = ("random", "heuristic")
 DEALS = {"corruption": 100, "corruptia": 50, "construction": 100}
 DEFAULT_DEALS = 60
 # The candidate test's field per game. The Corruption champions beat heuristic seats almost always
-# (0.97-0.99), so that field calls them level; the expert bot's field tells them apart
+# (0.77-0.99), so that field calls them level; the expert bot's field tells them apart
 # (benchmarks/README.md, "The strength gate").
 FIELDS = {"corruption": "expert"}
 DEFAULT_FIELD = "heuristic"
