@@ -14,9 +14,14 @@ is n/(n-1) * (champion points - 0.5); the champion passes when p < `--alpha` (0.
 positive.
 
 Candidate check: the candidate and the champion each play every deal in every seat against the same
-field (`--field`, heuristic by default) with the same bot seeds, so the two runs differ only in the
+field (`--field`; by default expert bots in Corruption, whose champions beat heuristic bots almost
+always, and heuristic bots elsewhere) with the same bot seeds, so the two runs differ only in the
 policy. Test: one-sided paired t-test over deals of (candidate points - champion points); the gate
 fails (exit 1) when the candidate is weaker with p < `--candidate-alpha` (0.05).
+
+Search report: after its checks, each champion plays one seat against ISMCTS bots in all others
+(`--search`, a small budget per game, two deals): one REPORT line (win rate with its interval, mean
+rank points, the search's CPU ms a move) that does not fail the gate.
 
 A game without a champion file is reported as NO CHAMPION and does not fail the gate; a champion file
 that exists but does not load for its game fails it. Exit codes: 0 pass, 1 a check failed, 2 a
@@ -46,6 +51,15 @@ BASELINES = ("random", "heuristic")
 # games are ~3x longer and its observation 5x wider than the others').
 DEALS = {"corruption": 100, "corruptia": 50, "construction": 100}
 DEFAULT_DEALS = 60
+# The candidate test's field per game. The Corruption champions beat heuristic seats almost always
+# (0.77-0.99), so that field calls them level; the expert bot's field tells them apart
+# (benchmarks/README.md, "The strength gate").
+FIELDS = {"corruption": "expert"}
+DEFAULT_FIELD = "heuristic"
+# Champion vs three ISMCTS seats: a report line per game, not a pass/fail check. Budget and deals are
+# sized so that .ci/run's gate grows by about a minute on 2 cores (figures in benchmarks/README.md).
+SEARCH = {"corruption": ("ismcts:40", 2), "corruptia": ("ismcts:10", 2), "construction": ("ismcts:80", 2)}
+DEFAULT_SEARCH = ("ismcts:40", 2)
 
 
 @dataclass
@@ -166,6 +180,36 @@ def check_champion(
     return checks
 
 
+def mean_cpu_ms(records: Sequence[GameRecord], agent: int) -> float:
+    """CPU milliseconds per decision of `agent`'s seats (forced decisions included)."""
+    seconds = moves = 0.0
+    for rec in records:
+        for s, i in enumerate(rec.lineup):
+            if i == agent and rec.moves:
+                seconds, moves = seconds + rec.cpu_seconds[s], moves + rec.moves[s]
+    return 1000 * seconds / max(moves, 1)
+
+
+def report_search(
+    game: str, policies: Path, search: str, deals: int, seed: int, workers: int, players: int | None
+) -> Check:
+    """The champion in one seat, `search` bots in all others, every deal once per seat: a REPORT line
+    (win rate, points advantage, the search's CPU ms a move) that does not fail the gate."""
+    name = f"champion vs {search}"
+    path = champion_path(game, policies)
+    n = gate_players(game, path, players)
+    problem = agent_problem(game, search, n)
+    if problem:
+        return Check(game, name, "ERROR", f"--search {search}: {problem}")
+    records = play_jobs(game, [str(path), search], seat_jobs(n, deals, seed), workers)
+    wr, lo, hi = win_rate(records)
+    points = [p for pts in per_deal_points(records).values() for p in pts]
+    detail = (f"{n}p, win rate {wr:.3f} [{lo:.3f}, {hi:.3f}] (1/n = {1 / n:.3f}), mean rank points "
+              f"{sum(points) / len(points):.3f} (0.5 = par) over {len(records)} games; "
+              f"{search} {mean_cpu_ms(records, 1):.0f} CPU ms/move; a report, not a check")
+    return Check(game, name, "REPORT", detail)
+
+
 def check_candidate(
     game: str,
     candidate: Path,
@@ -225,7 +269,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--candidate-alpha", type=float, default=0.05)
     p.add_argument("--baselines", nargs="+", default=list(BASELINES),
                    help="bots each champion must beat")
-    p.add_argument("--field", default="heuristic", help="bots that fill the other seats in --candidate mode")
+    p.add_argument("--field", default=None,
+                   help=f"bots that fill the other seats in --candidate mode (default {FIELDS}, else "
+                   f"{DEFAULT_FIELD})")
+    p.add_argument("--search", default=None,
+                   help=f"search bot each champion is reported against (default per game {SEARCH}); 'none' skips")
+    p.add_argument("--search-deals", type=int, default=None, help="deals of that report (default per game)")
     p.add_argument("--policies", type=Path, default=REPO / "policies", help="folder of <game>/champion.npz")
     p.add_argument("--seed", type=int, default=GATE_SEED)
     p.add_argument("--workers", type=int, default=2)
@@ -258,7 +307,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         for game in games:
             t = time.perf_counter()
-            report([check_candidate(game, args.candidate, args.policies, args.field,
+            report([check_candidate(game, args.candidate, args.policies, args.field or FIELDS.get(game, DEFAULT_FIELD),
                                     args.deals or DEALS.get(game, DEFAULT_DEALS), args.candidate_alpha,
                                     args.seed, args.workers, args.players)], t)
     else:
@@ -266,14 +315,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             t = time.perf_counter()
             report(check_champion(game, args.policies, args.deals or DEALS.get(game, DEFAULT_DEALS),
                                   args.alpha, args.seed, args.workers, args.players, args.baselines), t)
+            if args.search != "none" and checks[-1].status in ("PASS", "FAIL"):
+                search, deals = SEARCH.get(game, DEFAULT_SEARCH)
+                t = time.perf_counter()
+                report([report_search(game, args.policies, args.search or search, args.search_deals or deals,
+                                      args.seed, args.workers, args.players)], t)
     seconds = time.perf_counter() - start
     failed = [c for c in checks if c.status == "FAIL"]
     errors = [c for c in checks if c.status == "ERROR"]
     missing = [c.game for c in checks if c.status == "NO CHAMPION"]
+    reports = [c for c in checks if c.status == "REPORT"]
     if missing:
         print(f"NOTE: no champion yet for {', '.join(missing)}: those games are not gated")
-    print(f"gate: {len(checks) - len(failed) - len(errors) - len(missing)} passed, {len(failed)} failed, "
-          f"{len(errors)} errors in {seconds:.0f}s")
+    print(f"gate: {len(checks) - len(failed) - len(errors) - len(missing) - len(reports)} passed, "
+          f"{len(failed)} failed, {len(errors)} errors, {len(reports)} reports in {seconds:.0f}s")
     if args.json is not None:
         args.json.write_text(json.dumps(
             [{"game": c.game, "check": c.name, "status": c.status, "detail": c.detail,

@@ -1,4 +1,4 @@
-"""Build a bot from a short spec: 'random', 'heuristic', a search ('ismcts:400', 'pimc:200'), or the
+"""Build a bot from a short spec: 'random', 'heuristic', 'expert', a search ('ismcts:400', 'pimc:200'), or the
 path of an exported policy file."""
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ from pathlib import Path
 
 from .core import Agent, GameEnv, RandomAgent
 
-SPECS = ("'random', 'heuristic', 'ismcts[:SIMULATIONS[:ROLLOUT]]', 'pimc[:SIMULATIONS[:ROLLOUT]]' or the path "
+SPECS = ("'random', 'heuristic', 'expert' (Corruption), 'ismcts[:SIMULATIONS[:ROLLOUT]]', 'pimc[:SIMULATIONS[:ROLLOUT]]' or the path "
          "of an exported policy file (.npz)")
 
 
 def make_agent(
     spec: str, env: GameEnv, seed: int | None = None, sample: bool | None = None, *, allow_code: bool = False
 ) -> Agent:
-    """A bot for `env`'s game: 'random', 'heuristic', a search (see `corruption_envs.search`), or a
-    policy file exported by training (playing as its file says unless `sample` picks greedy (False) or
+    """A bot for `env`'s game: 'random', 'heuristic', 'expert' (the games that have one), a search (see
+    `corruption_envs.search`), or a policy file exported by training (playing as its file says unless `sample` picks greedy (False) or
     sampling (True)). With `allow_code` (a spec a person typed, never one read from a file), also
     'module:attr' naming a callable attr(env, seed=...) that returns a bot.
 
@@ -30,6 +30,15 @@ def make_agent(
         bot_class = getattr(game_module(env.rules.name), "HeuristicAgent", None)
         if bot_class is None:
             raise ValueError(f"game {env.rules.name!r} has no heuristic bot; use 'random' or a policy file")
+        return bot_class(env, seed=seed)
+    if spec == "expert":
+        from . import game_module, list_games
+
+        bot_class = getattr(game_module(env.rules.name), "ExpertAgent", None)
+        if bot_class is None:
+            have = [g for g in list_games() if hasattr(game_module(g), "ExpertAgent")]
+            raise ValueError(f"game {env.rules.name!r} has no expert bot (only {', '.join(have)} has); "
+                             "use 'heuristic', a search bot or a policy file")
         return bot_class(env, seed=seed)
     from .search import is_search_spec, search_agent
 

@@ -1,4 +1,6 @@
 """The gate's paired tests decide correctly on synthetic data and on rigged toy policies."""
+import re
+
 import numpy as np
 import pytest
 
@@ -128,3 +130,49 @@ def test_candidate_and_champion_meet_the_same_field_with_the_same_seeds(policies
     check = gate.check_candidate(TOY, same, policies, "random", deals=12, alpha=0.05, seed=3, workers=1,
                                  players=4)
     assert check.status == "PASS" and check.test.mean == 0 and check.test.low == check.test.high == 0
+
+
+def rank_points_of(report: str) -> float:
+    return float(re.search(r"mean rank points (\d\.\d+)", report).group(1))
+
+
+def test_search_report_is_one_line_per_champion_that_does_not_fail_the_gate(tmp_path, capsys):
+    # a champion that only checks loses to its baselines and to the search bots; the report line
+    # shows that, and only the baseline checks fail the gate
+    folder = tmp_path / "policies"
+    toy_policy(folder / TOY / "champion.npz", CHECK)
+    code = gate.main(["--games", TOY, "--policies", str(folder), "--deals", "4", "--workers", "1",
+                      "--baselines", CHECKER, "--search", "ismcts:16", "--search-deals", "3"])
+    lines = [line for line in capsys.readouterr().out.splitlines() if "champion vs" in line]
+    assert code == 1 and len(lines) == 2, lines
+    assert lines[1].startswith("REPORT") and "champion vs ismcts:16" in lines[1] and "over 9 games" in lines[1]
+    assert rank_points_of(lines[1]) < 0.5 and "CPU ms/move" in lines[1]
+
+
+def test_search_report_of_a_winning_champion_and_its_opt_out(policies, capsys):
+    # one simulation a move is a coin flip between raising and checking: the raising champion is ahead
+    check = gate.report_search(TOY, policies, "ismcts:1", deals=3, seed=1, workers=1, players=3)
+    assert check.status == "REPORT" and rank_points_of(check.detail) > 0.5, check.line()
+    assert gate.main(["--games", TOY, "--policies", str(policies), "--deals", "30", "--workers", "1",
+                      "--baselines", "random", "--search", "none"]) == 0
+    assert "REPORT" not in capsys.readouterr().out
+
+
+def test_a_search_spec_that_does_not_load_is_an_error(policies):
+    check = gate.report_search(TOY, policies, "ismcts:0", deals=1, seed=1, workers=1, players=3)
+    assert check.status == "ERROR" and "simulations '0'" in check.detail
+
+
+def test_mean_cpu_ms_counts_only_the_agents_seats():
+    recs = [GameRecord(3, 0, 0, [0, 1, 1], [1.0, 2.0, 3.0], [0.0] * 3, [0.0] * 3, 9,
+                       cpu_seconds=[0.9, 0.02, 0.04], moves=[3, 3, 3])]
+    assert gate.mean_cpu_ms(recs, 0) == pytest.approx(300.0)
+    assert gate.mean_cpu_ms(recs, 1) == pytest.approx(10.0)
+
+
+def test_corruption_candidates_meet_an_expert_field_by_default(capsys):
+    # the champion as its own candidate: the expert field is used, and the two runs are the same games
+    champion = str(gate.champion_path("corruption", gate.REPO / "policies"))
+    code = gate.main(["--candidate", champion, "--deals", "2", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 0 and "candidate vs champion (expert field)" in out and "mean diff +0.0000" in out
