@@ -131,7 +131,7 @@ class ExpertAgent(HeuristicAgent):
         obs = info["obs"]
         hand, value = info["hand"], info["value"]
         table = np.flatnonzero(info["on_table"])
-        can = lambda kind, c: mask[codec.encode_play(kind, c)] == 1
+        can = lambda kind, c: mask[codec.ACTIONS.encode("play", kind=kind, contract=c)] == 1
         if table.size == 0:
             return None
         worth = self._worth(obs, info)
@@ -146,7 +146,7 @@ class ExpertAgent(HeuristicAgent):
         if hand[9]:
             for c in by_value:
                 if shown[c, :, DA].sum() > 0 and mine[c] >= est_opp[c] and can(HIT_MAN, c):
-                    return codec.encode_play(HIT_MAN, c)
+                    return codec.ACTIONS.encode("play", kind=HIT_MAN, contract=c)
         gain, plan = self._plan(worth, mine, bribes, slots, table)
         fewer, _ = self._plan(worth, mine, bribes, slots - 1, table) if slots > 1 else (0.0, [])
         cost = gain - fewer  # what a character placement costs the plan
@@ -158,13 +158,13 @@ class ExpertAgent(HeuristicAgent):
             gap = est_opp[c] - mine[c]
             top = max((VALUES[b] for b in range(NUM_BRIBES) if shown[c, :, b].max() > 0), default=0)
             if (hand[7] or hand[8]) and value[c] >= 500 and 0 < gap <= top and mine[c] > 0 and can(REPORTER, c):
-                return codec.encode_play(REPORTER, c)
+                return codec.ACTIONS.encode("play", kind=REPORTER, contract=c)
             if hand[6] and value[c] >= 700 and gap > reach and can(DA, c):
-                return codec.encode_play(DA, c)
+                return codec.ACTIONS.encode("play", kind=DA, contract=c)
         if plan:
             b, c = max(plan, key=lambda bc: (VALUES[bc[0]], value[bc[1]]))
             if can(b, c):
-                return codec.encode_play(b, c)
+                return codec.ACTIONS.encode("play", kind=b, contract=c)
         return super()._place(info, mask)
 
     def _read(self, obs: np.ndarray) -> dict:
