@@ -81,7 +81,8 @@ def policy_meta(config: dict[str, Any], steps: int, commit: str) -> dict[str, An
     lo, hi = config["run"]["players"]
     return {
         "game": rules.name, "game_version": rules.version, "min_players": lo, "max_players": hi,
-        "timesteps": steps, "commit": commit, "play": config["eval"]["play"], "env_config": config["env"], "training_config": config,
+        "timesteps": steps, "commit": commit, "play": config["eval"]["play"],
+        "temperature": config["eval"]["temperature"], "env_config": config["env"], "training_config": config,
     }
 
 
