@@ -118,7 +118,8 @@ def test_a_damaged_mixture_file_is_one_policy_file_error(members, tmp_path, chan
     with np.load(path, allow_pickle=False) as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads(str(arrays["meta"]))
-    arrays = change(arrays, meta) or arrays
+    damaged = change(arrays, meta)
+    arrays = damaged if isinstance(damaged, dict) and "meta" in damaged else arrays
     arrays["meta"] = np.array(json.dumps(meta))
     np.savez(tmp_path / "bad.npz", **arrays)
     with pytest.raises(PolicyFileError) as e:
@@ -126,12 +127,18 @@ def test_a_damaged_mixture_file_is_one_policy_file_error(members, tmp_path, chan
     assert says in str(e.value) and "\n" not in str(e.value)
 
 
-def test_members_of_different_shapes_do_not_mix(members):
-    wide = NumpyPolicy([(np.zeros((members[0].obs_size, 8), np.float32), np.zeros(8, np.float32))],
+def test_a_mixture_holds_single_actors_of_one_depth(members, tmp_path):
+    size = members[0].obs_size
+    wide = NumpyPolicy([(np.zeros((size, 8), np.float32), np.zeros(8, np.float32))],
                        (np.zeros((8, 2), np.float32), np.zeros(2, np.float32)), meta=META)
-    with pytest.raises(PolicyFileError, match="one shape"):
-        mixture_of([members[0], mixture_of(members, [1, 1])], [1, 1])
-    assert mixture_of([members[0], wide], [1, 1]).members[1][0][0].shape[1] == 8  # widths may differ
+    deep = NumpyPolicy([(np.zeros((size, 4), np.float32), np.zeros(4, np.float32))] * 2,
+                       (np.zeros((4, 2), np.float32), np.zeros(2, np.float32)), meta=META)
+    for bad in (mixture_of(members, [1, 1]), deep):
+        with pytest.raises(PolicyFileError, match="single actors of one shape"):
+            mixture_of([members[0], bad], [1, 1])
+    loaded = read_policy_file(mixture_of([members[0], wide], [1, 1]).save(tmp_path / "w.npz"))
+    layers, _ = loaded.members[1]
+    assert layers[0][0].shape == (size, 8)  # widths may differ
 
 
 def test_the_meta_strategy_mixes_a_cycle_and_drops_a_dominated_member():
@@ -150,7 +157,8 @@ def test_a_tiny_psro_run_writes_a_mixture_of_every_member(toy_config_file, tmp_p
     assert isinstance(champion, MixturePolicy) and len(champion.members) == 3
     assert np.allclose(champion.weights, report["iterations"][-1]["meta_strategy"], atol=1e-3)
     assert np.array(report["table"]).shape == (3, 3)
-    assert champion.meta["play"] == "sample" and champion.sample
+    assert champion.meta["play"] == "sample"
+    assert make_agent(str(out / "policy.npz"), corruption_envs.env("toy", num_players=3), seed=0).sample
     assert len(json.loads((out / "results.json").read_text())["final_eval"]) > 0
 
 
