@@ -74,7 +74,7 @@ def run(config: dict[str, Any], out: Path) -> dict[str, Any]:
     members_dir = out / "members"
     members_dir.mkdir(parents=True, exist_ok=True)
     commit = git_commit()
-    meta = {**policy_meta(config, 0, commit), "play": "sample"}
+    meta = {**policy_meta(config, 0, commit), "play": "sample", "temperature": config["psro"]["temperature"]}
     start = uniform_policy(config, meta) if ps["start"] == "random" else read_policy_file(ps["start"])
     members = [start]
     start.save(members_dir / "member_00.npz")

@@ -81,8 +81,7 @@ def policy_meta(config: dict[str, Any], steps: int, commit: str) -> dict[str, An
     lo, hi = config["run"]["players"]
     return {
         "game": rules.name, "game_version": rules.version, "min_players": lo, "max_players": hi,
-        "timesteps": steps, "commit": commit, "play": config["eval"]["play"],
-        "temperature": config["eval"]["temperature"], "env_config": config["env"], "training_config": config,
+        "timesteps": steps, "commit": commit, "play": config["eval"]["play"], "env_config": config["env"], "training_config": config,
     }
 
 
@@ -228,6 +227,9 @@ def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, r
         earlier = [(s.step, s.policy) for s in pool.snapshots if s.step < model.num_timesteps]
         recent = earlier[-ev["select_from"]:]
         final, selection = select_best([(model.num_timesteps, final), *recent], config)
+    # the exported policy samples at eval.temperature; the pool's snapshots and the evaluations during
+    # training sample at 1, so the temperature does not change what is learnt
+    final.meta["temperature"] = final.temperature = ev["temperature"]
     final.save(out / "policy.npz")
     results = final_evaluation(final, config)
     callback.log_results(results)
