@@ -76,6 +76,7 @@ def run(config: dict[str, Any], out: Path) -> dict[str, Any]:
     commit = git_commit()
     meta = {**policy_meta(config, 0, commit), "play": "sample", "temperature": config["psro"]["temperature"]}
     start = uniform_policy(config, meta) if ps["start"] == "random" else read_policy_file(ps["start"])
+    start.meta["temperature"] = start.temperature = ps["temperature"]  # as it plays in the mixture
     members = [start]
     start.save(members_dir / "member_00.npz")
     table, sigma = np.full((1, 1), 1.0 / config["eval"]["num_players"]), np.ones(1)
