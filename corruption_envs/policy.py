@@ -185,13 +185,9 @@ class MixturePolicy(NumpyPolicy):
         self,
         members: list[tuple[list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray]]],
         weights: list[float] | np.ndarray,
-        activation: str = "tanh",
-        meta: dict[str, Any] | None = None,
-        sample: bool = False,
-        seed: int | None = None,
-        prior: str | None = None,
-        prior_weight: float = 0.0,
+        **options: Any,
     ) -> None:
+        """`options`: NumpyPolicy's (activation, meta, sample, seed, prior, prior_weight), shared by all."""
         w = np.asarray(weights, np.float64)
         if not (1 <= len(members) == w.size <= MAX_MEMBERS and np.isfinite(w).all() and (w >= 0).all()
                 and w.sum() > 0):
@@ -199,7 +195,7 @@ class MixturePolicy(NumpyPolicy):
                 f"a mixture needs 1-{MAX_MEMBERS} members and as many finite weights >= 0 with a positive "
                 f"sum; got {len(members)} members and weights {list(weights)!r:.80}"
             )
-        super().__init__(*members[0], activation, meta, sample, seed, prior, prior_weight)
+        super().__init__(*members[0], **options)
         self.members = [_as_float32(*m) for m in members]
         self.weights = w / w.sum()
         self.member = 0
@@ -239,8 +235,8 @@ def mixture_of(policies: list[NumpyPolicy], weights: list[float] | np.ndarray,
             raise PolicyFileError("a mixture's members are single actors of one shape (activation, "
                                   "layers, sizes, prior); export them alike")
     meta = dict(first.meta if meta is None else meta)
-    return MixturePolicy([(p.layers, p.head) for p in policies], weights, first.activation, meta,
-                         plays_sampling(meta), None, first.prior, first.prior_weight)
+    return MixturePolicy([(p.layers, p.head) for p in policies], weights, activation=first.activation, meta=meta,
+                         sample=plays_sampling(meta), prior=first.prior, prior_weight=first.prior_weight)
 
 
 def _as_float32(weights: list[tuple[np.ndarray, np.ndarray]], head: tuple[np.ndarray, np.ndarray]
@@ -401,15 +397,16 @@ def read_policy_file(path: str | Path) -> NumpyPolicy:
     except NpzError as e:
         raise PolicyFileError(f"{where} is corrupt or not a policy .npz ({e}); {FIX}") from None
     meta = _read_meta(where, arrays)
-    shape = (meta.get("activation", "tanh"), meta, False, None, meta.get("prior"), meta.get("prior_weight", 0.0))
+    options = {"activation": meta.get("activation", "tanh"), "meta": meta, "prior": meta.get("prior"),
+               "prior_weight": meta.get("prior_weight", 0.0)}
     if "mixture" not in meta:
         *layers, head = _read_layers(where, arrays, meta)
-        return NumpyPolicy(layers, head, *shape)
+        return NumpyPolicy(layers, head, **options)
     members = []
     for j in range(len(meta["mixture"])):
         *layers, head = _read_layers(where, arrays, meta, f"m{j}_")
         members.append((layers, head))
-    return MixturePolicy(members, meta["mixture"], *shape)
+    return MixturePolicy(members, meta["mixture"], **options)
 
 
 def check_compatible(policy: NumpyPolicy, env: GameEnv, source: str = "the policy") -> None:
