@@ -65,7 +65,13 @@ def win_share(member: Any, field_path: Path, config: dict[str, Any], seed: int) 
                     config["eval"]["num_players"], seed, env_config, baseline_sample=True).rate
 
 
-def run(config: dict[str, Any], out: Path) -> dict[str, Any]:
+def entry_seed(seed: int, row: int, col: int) -> int:
+    """The deal seed of table entry (row, col): fixed per entry, so `--resume` recomputes the table exactly."""
+    return seed + col + (row < col)
+
+
+def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, Any]:
+    from corruption_envs.evaluation import evaluate
     from corruption_envs.policy import mixture_of, read_policy_file
 
     from .exploiter import train_best_response
@@ -74,29 +80,38 @@ def run(config: dict[str, Any], out: Path) -> dict[str, Any]:
     members_dir = out / "members"
     members_dir.mkdir(parents=True, exist_ok=True)
     commit = git_commit()
-    meta = {**policy_meta(config, 0, commit), "play": "sample", "temperature": config["psro"]["temperature"]}
-    start = uniform_policy(config, meta) if ps["start"] == "random" else read_policy_file(ps["start"])
-    start.meta["temperature"] = start.temperature = ps["temperature"]  # as it plays in the mixture
-    members = [start]
-    start.save(members_dir / "member_00.npz")
-    table, sigma = np.full((1, 1), 1.0 / config["eval"]["num_players"]), np.ones(1)
+    meta = {**policy_meta(config, 0, commit), "play": "sample", "temperature": ps["temperature"]}
+    member_path = lambda j: members_dir / f"member_{j:02d}.npz"  # noqa: E731
     history: list[dict[str, Any]] = []
+    if resume:
+        members = [read_policy_file(member_path(j)) for j in range(len(list(members_dir.glob("member_*.npz"))))]
+        history = json.loads((out / "psro.json").read_text())["iterations"][:len(members) - 1]
+    else:
+        start = uniform_policy(config, meta) if ps["start"] == "random" else read_policy_file(ps["start"])
+        start.meta["temperature"] = start.temperature = ps["temperature"]  # as it plays in the mixture
+        start.save(member_path(0))
+        members = [start]
+    # the start member's own entry is 1/n (a lone policy against copies of itself) and never played;
+    # every later entry is played, so a resumed run recomputes the table it stopped with
+    k, n = len(members), config["eval"]["num_players"]
+    table = np.array([[1.0 / n if a == b == 0 else win_share(read_policy_file(member_path(a)), member_path(b),
+                                                                config, entry_seed(seed, a, b))
+                       for b in range(k)] for a in range(k)])
+    sigma = meta_strategy(table)
     t0, cpu0 = time.monotonic(), time.process_time()
+    env_config = {k: v for k, v in config["env"].items() if k != "reward"}
 
     def mixture(weights: np.ndarray) -> Any:
         return mixture_of(members, weights, {**meta, "timesteps": ps["br_steps"] * (len(members) - 1)})
 
-    for it in range(1, ps["iterations"] + 1):
+    for it in range(len(members), ps["iterations"] + 1):
         field = out / f"mixture_{it - 1:02d}.npz"
         mixture(sigma).save(field)
         br_config = {**config, "run": {**config["run"], "timesteps": ps["br_steps"], "seed": seed + it}}
         br, timing = train_best_response(br_config, read_policy_file(field), meta)
-        br.save(members_dir / f"member_{it:02d}.npz")
+        br.save(member_path(it))
         # PSRO's exploitability estimate: the new best response (greedy, as the probe plays) vs the field
         br.sample = False
-        from corruption_envs.evaluation import evaluate
-
-        env_config = {k: v for k, v in config["env"].items() if k != "reward"}
         vs_field = evaluate(br, config["game"], str(field), ps["payoff_games"], config["eval"]["num_players"],
                             seed + 10_000 + it, env_config, baseline_sample=True)
         members.append(br)
@@ -104,17 +119,16 @@ def run(config: dict[str, Any], out: Path) -> dict[str, Any]:
         grown = np.zeros((k, k))
         grown[:-1, :-1] = table
         for j in range(k):
-            path_j = members_dir / f"member_{j:02d}.npz"
-            grown[-1, j] = win_share(read_policy_file(members_dir / f"member_{k - 1:02d}.npz"), path_j, config, seed + j)
-            if j < k - 1:
-                grown[j, -1] = win_share(read_policy_file(path_j), members_dir / f"member_{k - 1:02d}.npz",
-                                         config, seed + k)
+            grown[-1, j] = win_share(read_policy_file(member_path(k - 1)), member_path(j), config,
+                                     entry_seed(seed, k - 1, j))
+            grown[j, -1] = win_share(read_policy_file(member_path(j)), member_path(k - 1), config,
+                                     entry_seed(seed, j, k - 1)) if j < k - 1 else grown[-1, j]
         table, sigma = grown, meta_strategy(grown)
         history.append({"iteration": it, **timing, "br_vs_field": vs_field.as_dict(),
                         "meta_strategy": sigma.round(4).tolist()})
         print(f"iteration {it}: best response wins {vs_field.rate:.3f} {tuple(round(x, 3) for x in vs_field.interval)} "
               f"against the mixture it answers; meta-strategy {np.round(sigma, 3).tolist()}", flush=True)
-        (out / "psro.json").write_text(json.dumps({"commit": commit, "table": table.round(4).tolist(),
+        (out / "psro.json").write_text(json.dumps({"commit": commit, "table": table.tolist(),
                                                    "iterations": history}, indent=1))
     champion = mixture(sigma)
     champion.save(out / "policy.npz")
@@ -129,14 +143,26 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a config value, dotted (e.g. --set psro.iterations=2); repeatable")
     p.add_argument("--out", help="run folder (default runs/<game>-psro-<timestamp>)")
+    p.add_argument("--resume", metavar="DIR", help="continue the run in DIR (its config.yaml and members) up "
+                   "to psro.iterations, e.g. --resume DIR --set psro.iterations=8; the same result as one run")
     args = p.parse_args(argv)
     try:
-        config = cfg.load(args.game, args.config, args.set)
-        out = Path(args.out) if args.out else REPO / "runs" / f"{config['game']}-psro-{time.strftime('%Y%m%d-%H%M%S')}"
-        if out.exists() and any(out.iterdir()):
-            raise cfg.ConfigError(f"--out {out} exists and is not empty; pick a new folder")
+        if args.resume:
+            out = Path(args.resume)
+            if args.config or args.out:
+                raise cfg.ConfigError(f"--resume {out} reads the run's own config.yaml and writes there; "
+                                      "drop --config and --out")
+            if not ((out / "config.yaml").is_file() and (out / "psro.json").is_file()):
+                raise cfg.ConfigError(f"--resume {out}: no config.yaml and psro.json there; give the folder "
+                                      "of a training.psro run that finished an iteration")
+            config = cfg.load(args.game, out / "config.yaml", args.set)
+        else:
+            config = cfg.load(args.game, args.config, args.set)
+            out = Path(args.out) if args.out else REPO / "runs" / f"{config['game']}-psro-{time.strftime('%Y%m%d-%H%M%S')}"
+            if out.exists() and any(out.iterdir()):
+                raise cfg.ConfigError(f"--out {out} exists and is not empty; pick a new folder or use --resume")
         start = config["psro"]["start"]
-        if start != "random" and not Path(start).is_file():
+        if not args.resume and start != "random" and not Path(start).is_file():
             raise cfg.ConfigError(f"config psro.start={start!r} is not a policy file; give one or 'random'")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -150,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     import yaml
 
     (out / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    result = run(config, out)
+    result = run(config, out, resume=bool(args.resume))
     results = final_evaluation(result["policy"], config)
     summary = {"game": config["game"], "timesteps": result["policy"].meta["timesteps"],
                "policy_timesteps": result["policy"].meta["timesteps"],

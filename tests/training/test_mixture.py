@@ -167,3 +167,27 @@ def test_psro_refuses_a_missing_start_file_in_one_line(toy_config_file, tmp_path
                       "--set", "psro.start=nope.npz"]) == 2
     err = capsys.readouterr().err
     assert "psro.start='nope.npz' is not a policy file" in err and err.count("\n") == 1
+
+
+def test_a_resumed_psro_run_ends_where_one_uninterrupted_run_does(toy_config_file, tmp_path):
+    common = ["--set", "psro.br_steps=128", "--set", "psro.payoff_games=6", "--set", "eval.final_games=4",
+              "--set", "eval.count_games=2"]
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    assert psro.main(["--config", str(toy_config_file), "--out", str(whole), "--set", "psro.iterations=2", *common]) == 0
+    assert psro.main(["--config", str(toy_config_file), "--out", str(split), "--set", "psro.iterations=1", *common]) == 0
+    assert psro.main(["--resume", str(split), "--set", "psro.iterations=2"]) == 0
+    a, b = (read_policy_file(d / "policy.npz") for d in (whole, split))
+    assert np.array_equal(a.weights, b.weights) and len(a.members) == len(b.members) == 3
+    for (la, ha), (lb, hb) in zip(a.members, b.members):
+        assert np.array_equal(ha[0], hb[0]) and all(np.array_equal(x[0], y[0]) for x, y in zip(la, lb))
+    assert json.loads((whole / "psro.json").read_text())["table"] == json.loads((split / "psro.json").read_text())["table"]
+
+
+@pytest.mark.parametrize("extra, says", [
+    (["--out", "x"], "drop --config and --out"),
+    ([], "no config.yaml and psro.json there"),
+])
+def test_a_bad_psro_resume_is_one_line(tmp_path, capsys, extra, says):
+    assert psro.main(["--resume", str(tmp_path), *extra]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1
