@@ -41,13 +41,18 @@ def meta_strategy(table: np.ndarray) -> np.ndarray:
     return total / REPLICATOR_STEPS
 
 
+def rule_options(config: dict[str, Any]) -> dict[str, Any]:
+    """The game's options for play (the reward mode only matters to training)."""
+    return {k: v for k, v in config["env"].items() if k != "reward"}
+
+
 def uniform_policy(config: dict[str, Any], meta: dict[str, Any]) -> Any:
     """A policy whose logits are all zero: sampling, it plays uniformly over the legal moves."""
     import corruption_envs
     from corruption_envs.policy import NumpyPolicy
 
     env = corruption_envs.env(config["game"], num_players=config["eval"]["num_players"],
-                              **{k: v for k, v in config["env"].items() if k != "reward"}).unwrapped
+                              **rule_options(config)).unwrapped
     width = config["ppo"]["net_arch"]
     sizes = [env.observation_layout.size, *width]
     layers = [(np.zeros((a, b), np.float32), np.zeros(b, np.float32)) for a, b in zip(sizes, sizes[1:])]
@@ -60,9 +65,8 @@ def win_share(member: Any, field_path: Path, config: dict[str, Any], seed: int) 
     from corruption_envs.evaluation import evaluate
 
     member.sample = True
-    env_config = {k: v for k, v in config["env"].items() if k != "reward"}
     return evaluate(member, config["game"], str(field_path), config["psro"]["payoff_games"],
-                    config["eval"]["num_players"], seed, env_config, baseline_sample=True).rate
+                    config["eval"]["num_players"], seed, rule_options(config), baseline_sample=True).rate
 
 
 def entry_seed(seed: int, row: int, col: int) -> int:
@@ -99,7 +103,6 @@ def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, An
                        for b in range(k)] for a in range(k)])
     sigma = meta_strategy(table)
     t0, cpu0 = time.monotonic(), time.process_time()
-    env_config = {k: v for k, v in config["env"].items() if k != "reward"}
 
     def mixture(weights: np.ndarray) -> Any:
         return mixture_of(members, weights, {**meta, "timesteps": ps["br_steps"] * (len(members) - 1)})
@@ -113,7 +116,7 @@ def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, An
         # PSRO's exploitability estimate: the new best response (greedy, as the probe plays) vs the field
         br.sample = False
         vs_field = evaluate(br, config["game"], str(field), ps["payoff_games"], config["eval"]["num_players"],
-                            seed + 10_000 + it, env_config, baseline_sample=True)
+                            seed + 10_000 + it, rule_options(config), baseline_sample=True)
         members.append(br)
         k = len(members)
         grown = np.zeros((k, k))
