@@ -72,6 +72,9 @@ def evaluate(
     for g in range(games):
         me = g % num_players
         env.reset(seed=seed * 1_000_003 + g)
+        for a in (agent, *bots):
+            if callable(getattr(a, "start_game", None)):
+                a.start_game()  # a mixture policy draws the member that plays this game
         while not env.terminations[env.agent_selection]:
             agent_name = env.agent_selection
             seat = env.agent_name_mapping[agent_name]

@@ -9,6 +9,11 @@ A policy file is an `.npz` archive read with `allow_pickle=False`:
 - `w0, b0, ..., w{k-1}, b{k-1}`: the hidden layers of the actor, `w` shaped (inputs, outputs).
 - `w_out, b_out`: the action head (logits).
 
+A mixture file (version 3, `MixturePolicy`) holds K actors of one shape and a probability for each
+(`meta.mixture`): member j's arrays are `m{j}_w0, m{j}_b0, ..., m{j}_w_out, m{j}_b_out`. It plays one
+member per game, drawn by those weights (a PSRO meta-strategy, `training/psro.py`). Single-actor files
+stay version 2, so older readers still read them; they refuse a mixture by its version.
+
 A policy file is data from anyone. It is read without unpickling, each array's header checked before its
 data is read (`safe_npz.py`: no forged shape can make it allocate more than 256 MiB); anything else (a
 pickled object, metadata that is not a JSON object or has a field of the wrong kind, a missing array,
@@ -28,7 +33,9 @@ from .safe_npz import NpzError, read_npz
 
 FORMAT = "corruption_envs.policy"
 FORMAT_VERSION = 2
-READS_VERSIONS = (1, 2)  # version 1 files predate the prior and have none
+MIXTURE_VERSION = 3  # a mixture of actors (meta.mixture); single-actor files keep version 2
+READS_VERSIONS = (1, 2, 3)  # version 1 files predate the prior and have none
+MAX_MEMBERS = 64
 ACTIVATIONS = ("tanh", "relu")
 PRIORS = ("heuristic",)  # bots a policy may build on (`corruption_envs.bots.make_agent` specs)
 
@@ -60,8 +67,7 @@ class NumpyPolicy:
             )
         if prior is not None and prior not in PRIORS:
             raise PolicyFileError(f"unknown prior {prior!r}; a policy file may build on one of {PRIORS}")
-        self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32)) for w, b in weights]
-        self.head = (np.ascontiguousarray(head[0], np.float32), np.asarray(head[1], np.float32))
+        self.layers, self.head = _as_float32(weights, head)
         self.activation = activation
         self.meta = dict(meta or {})
         self.sample = sample
@@ -130,6 +136,10 @@ class NumpyPolicy:
             z[bot.act(observation, action_mask)] += self.prior_weight
         return np.where(legal, z, -np.inf)
 
+    def draw(self, rng: np.random.Generator) -> NumpyPolicy:
+        """The actor that plays one game: this one (a mixture draws a member)."""
+        return self
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         z = self.scores(observation, action_mask)
         if not self.sample:
@@ -141,26 +151,107 @@ class NumpyPolicy:
 
     def save(self, path: str | Path) -> Path:
         """Write this policy as a pickle-free .npz (the format `load_policy` reads)."""
+        return self._write(path, FORMAT_VERSION, {}, _named_arrays(self.layers, self.head))
+
+    def _write(self, path: str | Path, version: int, extra_meta: dict[str, Any],
+               weights: dict[str, np.ndarray]) -> Path:
         meta = {
             **self.meta,
             "format": FORMAT,
-            "format_version": FORMAT_VERSION,
+            "format_version": version,
             "activation": self.activation,
             "num_layers": len(self.layers),
             "obs_size": self.obs_size,
             "num_actions": self.num_actions,
             "prior": self.prior,
             "prior_weight": self.prior_weight,
+            **extra_meta,
         }
-        arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
-        for i, (w, b) in enumerate(self.layers):
-            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-        arrays["w_out"], arrays["b_out"] = self.head
+        arrays = {"meta": np.array(json.dumps(meta, sort_keys=True)), **weights}
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "wb") as f:  # a file object keeps numpy from appending a second .npz
             np.savez_compressed(f, **arrays)
         return path
+
+
+class MixturePolicy(NumpyPolicy):
+    """K actors of one shape with a probability each: every game it plays one member, drawn by weight
+    from its own generator, at `seed()` (tournaments and the gate reseed an agent per game) and at
+    `start_game()` (`evaluate` calls it before every game). A best response must then beat the
+    mixture, not one net (PSRO's meta-strategy, `training/psro.py`)."""
+
+    def __init__(
+        self,
+        members: list[tuple[list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray]]],
+        weights: list[float] | np.ndarray,
+        **options: Any,
+    ) -> None:
+        """`options`: NumpyPolicy's (activation, meta, sample, seed, prior, prior_weight), shared by all."""
+        w = np.asarray(weights, np.float64)
+        if not (1 <= len(members) == w.size <= MAX_MEMBERS and np.isfinite(w).all() and (w >= 0).all()
+                and w.sum() > 0):
+            raise PolicyFileError(
+                f"a mixture needs 1-{MAX_MEMBERS} members and as many finite weights >= 0 with a positive "
+                f"sum; got {len(members)} members and weights {list(weights)!r:.80}"
+            )
+        super().__init__(*members[0], **options)
+        self.members = [_as_float32(*m) for m in members]
+        self.weights = w / w.sum()
+        self.member = 0
+        self.start_game()
+
+    def start_game(self) -> None:
+        """Draw the member that plays the next game."""
+        self.member = int(self.rng.choice(len(self.members), p=self.weights))
+        self.layers, self.head = self.members[self.member]
+
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        self.start_game()
+
+    def draw(self, rng: np.random.Generator) -> NumpyPolicy:
+        """A member drawn by weight from `rng`, as a policy of its own (the pool's seats share this
+        object, so each seat plays its own draw)."""
+        layers, head = self.members[int(rng.choice(len(self.members), p=self.weights))]
+        return NumpyPolicy(layers, head, self.activation, self.meta, self.sample, None, self.prior,
+                           self.prior_weight)
+
+    def save(self, path: str | Path) -> Path:
+        weights: dict[str, np.ndarray] = {}
+        for j, (layers, head) in enumerate(self.members):
+            weights.update(_named_arrays(layers, head, f"m{j}_"))
+        return self._write(path, MIXTURE_VERSION, {"mixture": self.weights.tolist()}, weights)
+
+
+def mixture_of(policies: list[NumpyPolicy], weights: list[float] | np.ndarray,
+               meta: dict[str, Any] | None = None) -> MixturePolicy:
+    """One mixture of single-actor policies of one shape (activation, layers, prior), playing as `meta`
+    says (default: the first one's meta)."""
+    first = policies[0]
+    for p in policies:
+        if isinstance(p, MixturePolicy) or (p.activation, len(p.layers), p.obs_size, p.num_actions, p.prior) != (
+                first.activation, len(first.layers), first.obs_size, first.num_actions, first.prior):
+            raise PolicyFileError("a mixture's members are single actors of one shape (activation, "
+                                  "layers, sizes, prior); export them alike")
+    meta = dict(first.meta if meta is None else meta)
+    return MixturePolicy([(p.layers, p.head) for p in policies], weights, activation=first.activation, meta=meta,
+                         sample=plays_sampling(meta), prior=first.prior, prior_weight=first.prior_weight)
+
+
+def _as_float32(weights: list[tuple[np.ndarray, np.ndarray]], head: tuple[np.ndarray, np.ndarray]
+                ) -> tuple[list[tuple[np.ndarray, np.ndarray]], tuple[np.ndarray, np.ndarray]]:
+    layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32)) for w, b in weights]
+    return layers, (np.ascontiguousarray(head[0], np.float32), np.asarray(head[1], np.float32))
+
+
+def _named_arrays(layers: list[tuple[np.ndarray, np.ndarray]], head: tuple[np.ndarray, np.ndarray],
+                  prefix: str = "") -> dict[str, np.ndarray]:
+    arrays = {}
+    for i, (w, b) in enumerate(layers):
+        arrays[f"{prefix}w{i}"], arrays[f"{prefix}b{i}"] = w, b
+    arrays[f"{prefix}w_out"], arrays[f"{prefix}b_out"] = head
+    return arrays
 
 
 def plays_sampling(meta: dict[str, Any]) -> bool:
@@ -175,7 +266,7 @@ META_FIELDS: dict[str, str] = {
     "obs_size": "a whole number", "num_actions": "a whole number", "game": "text",
     "game_version": "a whole number", "min_players": "a whole number", "max_players": "a whole number",
     "activation": "text", "prior": "text or null", "prior_weight": "a number", "play": "text",
-    "temperature": "a number",
+    "temperature": "a number", "mixture": "a list of numbers",
 }
 PLAY_MODES = ("greedy", "sample")
 REQUIRED_META = ("format", "format_version", "num_layers", "obs_size", "num_actions")
@@ -189,6 +280,8 @@ def _is_kind(value: Any, kind: str) -> bool:
         return isinstance(value, str)
     if kind == "text or null":
         return value is None or isinstance(value, str)
+    if kind == "a list of numbers":
+        return isinstance(value, list) and all(_is_kind(v, "a number") for v in value)
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     return number and (kind == "a number" or isinstance(value, int))
 
@@ -216,6 +309,18 @@ def _read_meta(where: str, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
         raise PolicyFileError(
             f"{where} has format {meta['format']!r} version {meta['format_version']!r}; this "
             f"corruption_envs reads {FORMAT!r} versions {list(READS_VERSIONS)}; {FIX}"
+        )
+    weights = meta.get("mixture")
+    if (weights is not None) != (meta["format_version"] == MIXTURE_VERSION):
+        raise PolicyFileError(
+            f"{where}: format version {meta['format_version']} {'with' if weights is not None else 'without'} "
+            f"a mixture; a mixture (meta.mixture) is version {MIXTURE_VERSION} and only it; {FIX}"
+        )
+    if weights is not None and not (1 <= len(weights) <= MAX_MEMBERS and all(0 <= w < 1e308 for w in weights)
+                                     and sum(weights) > 0):
+        raise PolicyFileError(
+            f"{where}: mixture weights {weights!r:.60} must be 1-{MAX_MEMBERS} finite numbers >= 0 with a "
+            f"positive sum; {FIX}"
         )
     lo = meta.get("min_players", 1)
     hi = meta.get("max_players", lo)
@@ -248,11 +353,13 @@ def _read_meta(where: str, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
 
 
 def _read_layers(
-    where: str, arrays: dict[str, np.ndarray], meta: dict[str, Any]
+    where: str, arrays: dict[str, np.ndarray], meta: dict[str, Any], prefix: str = ""
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The hidden layers then the head: float arrays, finite, chaining from obs_size to num_actions."""
-    names = [(f"layer {i}", f"w{i}", f"b{i}") for i in range(meta["num_layers"])]
-    names.append(("action head", "w_out", "b_out"))
+    """The hidden layers then the head (of the member whose arrays start with `prefix`): float arrays,
+    finite, chaining from obs_size to num_actions."""
+    member = f"member {prefix[1:-1]}'s " if prefix else ""
+    names = [(f"{member}layer {i}", f"{prefix}w{i}", f"{prefix}b{i}") for i in range(meta["num_layers"])]
+    names.append((f"{member}action head", f"{prefix}w_out", f"{prefix}b_out"))
     width, layers = meta["obs_size"], []
     for name, wkey, bkey in names:
         absent = [k for k in (wkey, bkey) if k not in arrays]
@@ -290,9 +397,16 @@ def read_policy_file(path: str | Path) -> NumpyPolicy:
     except NpzError as e:
         raise PolicyFileError(f"{where} is corrupt or not a policy .npz ({e}); {FIX}") from None
     meta = _read_meta(where, arrays)
-    *layers, head = _read_layers(where, arrays, meta)
-    return NumpyPolicy(layers, head, meta.get("activation", "tanh"), meta, prior=meta.get("prior"),
-                       prior_weight=meta.get("prior_weight", 0.0))
+    options = {"activation": meta.get("activation", "tanh"), "meta": meta, "prior": meta.get("prior"),
+               "prior_weight": meta.get("prior_weight", 0.0)}
+    if "mixture" not in meta:
+        *layers, head = _read_layers(where, arrays, meta)
+        return NumpyPolicy(layers, head, **options)
+    members = []
+    for j in range(len(meta["mixture"])):
+        *layers, head = _read_layers(where, arrays, meta, f"m{j}_")
+        members.append((layers, head))
+    return MixturePolicy(members, meta["mixture"], **options)
 
 
 def check_compatible(policy: NumpyPolicy, env: GameEnv, source: str = "the policy") -> None:

@@ -138,6 +138,8 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "count_games": _with(_int(1), 200),  # final evaluation at each other trained player count
         # how the exported policy plays (meta.play): its argmax, or a draw from its softmax
         "play": _choice("greedy", "greedy", "sample"),
+        # the exported policy samples from softmax(logits / T) (meta.temperature); training samples at 1
+        "temperature": _with(_float(0, 100, lo_open=True), 1.0),
         "select_from": _with(_int(0), 0),  # also score the last N snapshots and keep the best (0 = final policy)
         "select_games": _with(_int(1), 200),
         "num_players": _with(_int(1), None),
@@ -147,6 +149,14 @@ SCHEMA: dict[str, dict[str, Option]] = {
             lambda v: isinstance(v, list) and len(v) > 0 and set(v) <= {"random", "heuristic"},
             "a non-empty list drawn from ['random', 'heuristic']",
         ),
+    },
+    "psro": {  # python -m training.psro (training/psro.py): the champion as a mixture of best responses
+        "start": Key("random", lambda v: isinstance(v, str) and v.strip() != "",
+                     "'random' (a uniform policy) or the path of a policy file"),
+        "iterations": _with(_int(1, 63), 4),  # best responses added, each to the mixture of the ones before
+        "br_steps": _with(_int(1), 150_000),
+        "payoff_games": _with(_int(1), 60),  # per meta-game table entry (a member vs 3 copies of another)
+        "temperature": _with(_float(0, 100, lo_open=True), 1.0),  # the mixture's members sample at it
     },
     "rllib": {  # --backend rllib (training/rllib_backend.py); ppo, pool, run and eval keys apply as well
         "num_env_runners": _with(_int(0, 1024), 0),  # 0 = sample in the driver process

@@ -225,7 +225,7 @@ def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str,
 
     from .evaluate import against_baselines, final_evaluation, results_rows
     from .plot import plot_learning_curve
-    from .selfplay import git_commit, policy_meta, print_results, write_samples
+    from .selfplay import git_commit, play_at_temperature, policy_meta, print_results, write_samples
 
     check(config)
     run, pool, ev = config["run"], config["pool"], config["eval"]
@@ -272,6 +272,7 @@ def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str,
     train_seconds = time.monotonic() - t0
     algo.save_to_path(str((out / "checkpoints" / "rllib").resolve()))
     final = export(steps)
+    play_at_temperature(final, config)
     final.save(out / "policy.npz")
     results = final_evaluation(final, config)
     write_metrics(out, writer, steps, train_seconds, results)

@@ -85,6 +85,12 @@ def policy_meta(config: dict[str, Any], steps: int, commit: str) -> dict[str, An
     }
 
 
+def play_at_temperature(policy: Any, config: dict[str, Any]) -> None:
+    """The exported policy samples at eval.temperature; the pool's snapshots and the evaluations during
+    training sample at 1, so the temperature does not change what is learnt."""
+    policy.meta["temperature"] = policy.temperature = config["eval"]["temperature"]
+
+
 def build_model(config: dict[str, Any], venv: Any, out: Path) -> Any:
     from sb3_contrib import MaskablePPO
 
@@ -231,6 +237,7 @@ def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, r
         earlier = [(s.step, s.policy) for s in pool.snapshots if s.step < model.num_timesteps]
         recent = earlier[-ev["select_from"]:]
         final, selection = select_best([(model.num_timesteps, final), *recent], config)
+    play_at_temperature(final, config)
     final.save(out / "policy.npz")
     results = final_evaluation(final, config)
     callback.log_results(results)

@@ -84,7 +84,8 @@ class SelfPlayEnv(gym.Env):
         if kind == "self":
             snap = self.pool.sample_snapshot(self.rng)
             prior_bot = self._heuristic(n, seat) if snap.policy.prior else None
-            return SampledPolicy(snap.policy, self.rng, prior_bot), snap.ident, kind
+            # a mixture snapshot plays one member per seat and episode
+            return SampledPolicy(snap.policy.draw(self.rng), self.rng, prior_bot), snap.ident, kind
         if kind == "heuristic":
             return self._heuristic(n, seat), None, kind
         return self.random_agent, None, kind

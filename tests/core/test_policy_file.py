@@ -186,7 +186,7 @@ JSON = st.recursive(
     max_leaves=5,
 )
 META_KEYS = ["format", "format_version", "num_layers", "obs_size", "num_actions", "game", "game_version",
-             "min_players", "max_players", "activation", "prior", "prior_weight", "other"]
+             "min_players", "max_players", "activation", "prior", "prior_weight", "mixture", "other"]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

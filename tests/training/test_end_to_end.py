@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import yaml
 
-from corruption_envs.policy import load_policy
+from corruption_envs.policy import load_policy, read_policy_file
 from tests.training.toygame import raw_env
 from training.selfplay import main
 
@@ -82,8 +82,11 @@ def test_a_sampling_run_exports_its_play_mode_and_evaluates_reproducibly(toy_yam
     runs = [tmp_path / "s1", tmp_path / "s2"]
     for out in runs:
         assert main(["--config", str(toy_yaml_path), "--out", str(out), "--no-progress", "--set", "eval.play=sample",
-                     "--set", "run.timesteps=256"]) == 0
-    assert load_policy(runs[0] / "policy.npz", raw_env(num_players=3)).sample is True
+                     "--set", "run.timesteps=256", "--set", "eval.temperature=3"]) == 0
+    exported = load_policy(runs[0] / "policy.npz", raw_env(num_players=3))
+    assert exported.sample is True and exported.temperature == 3.0
+    # the temperature is the exported policy's: the pool's snapshots sampled at 1 during training
+    assert {read_policy_file(f).temperature for f in (runs[0] / "pool").glob("*.npz")} == {1.0}
     first, second = (json.loads((r / "results.json").read_text())["final_eval"] for r in runs)
     assert first == second
 

@@ -1,0 +1,196 @@
+"""PSRO: the champion as a mixture of best responses, `python -m training.psro --game corruption`.
+
+Policy-Space Response Oracles (Lanctot et al. 2017) for a symmetric n-player game. The population
+starts with one policy (`psro.start`: a uniform policy, or a policy file such as a self-play champion);
+each iteration trains a best response (a fresh learner, the config's `ppo`, `psro.br_steps` steps, over
+`run.players`) against seats that each draw a member of the current meta-strategy per game, adds it, fills
+the new row and column of the meta-game table (A[i][j]: member i's win share against copies of j,
+`psro.payoff_games` seeded games at `eval.num_players`), and solves the table for the next meta-strategy
+(replicator dynamics). The champion is the last mixture: one policy file holding every member and its
+weight (`corruption_envs.policy.MixturePolicy`); each seat draws one member per game, so a best response
+must beat the mixture, not one net. What each best response won against the mixture it was trained on
+(PSRO's exploitability estimate) goes to `psro.json`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import config as cfg
+from .selfplay import REPO, git_commit, policy_meta, print_results
+
+REPLICATOR_STEPS, REPLICATOR_RATE = 2000, 1.0
+
+
+def meta_strategy(table: np.ndarray) -> np.ndarray:
+    """A symmetric equilibrium estimate of the meta-game (row i vs a field of j: `table[i, j]`): the
+    average of discrete replicator dynamics (multiplicative weights) from the uniform mixture."""
+    k = table.shape[0]
+    sigma, total = np.full(k, 1.0 / k), np.zeros(k)
+    for _ in range(REPLICATOR_STEPS):
+        u = table @ sigma
+        sigma = sigma * np.exp(REPLICATOR_RATE * (u - sigma @ u))
+        sigma /= sigma.sum()
+        total += sigma
+    return total / REPLICATOR_STEPS
+
+
+def rule_options(config: dict[str, Any]) -> dict[str, Any]:
+    """The game's options for play (the reward mode only matters to training)."""
+    return {k: v for k, v in config["env"].items() if k != "reward"}
+
+
+def uniform_policy(config: dict[str, Any], meta: dict[str, Any]) -> Any:
+    """A policy whose logits are all zero: sampling, it plays uniformly over the legal moves."""
+    import corruption_envs
+    from corruption_envs.policy import NumpyPolicy
+
+    env = corruption_envs.env(config["game"], num_players=config["eval"]["num_players"],
+                              **rule_options(config)).unwrapped
+    width = config["ppo"]["net_arch"]
+    sizes = [env.observation_layout.size, *width]
+    layers = [(np.zeros((a, b), np.float32), np.zeros(b, np.float32)) for a, b in zip(sizes, sizes[1:])]
+    head = (np.zeros((sizes[-1], env.num_actions), np.float32), np.zeros(env.num_actions, np.float32))
+    return NumpyPolicy(layers, head, config["ppo"]["activation"], meta)
+
+
+def win_share(member: Any, field_path: Path, config: dict[str, Any], seed: int) -> float:
+    """`member` (sampling) against `eval.num_players - 1` sampling copies of the policy file `field_path`."""
+    from corruption_envs.evaluation import evaluate
+
+    member.sample = True
+    return evaluate(member, config["game"], str(field_path), config["psro"]["payoff_games"],
+                    config["eval"]["num_players"], seed, rule_options(config), baseline_sample=True).rate
+
+
+def entry_seed(seed: int, row: int, col: int) -> int:
+    """The deal seed of table entry (row, col): fixed per entry, so `--resume` recomputes the table exactly."""
+    return seed + col + (row < col)
+
+
+def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, Any]:
+    from corruption_envs.evaluation import evaluate
+    from corruption_envs.policy import mixture_of, read_policy_file
+
+    from .exploiter import train_best_response
+
+    ps, seed = config["psro"], config["run"]["seed"]
+    members_dir = out / "members"
+    members_dir.mkdir(parents=True, exist_ok=True)
+    commit = git_commit()
+    meta = {**policy_meta(config, 0, commit), "play": "sample", "temperature": ps["temperature"]}
+    member_path = lambda j: members_dir / f"member_{j:02d}.npz"  # noqa: E731
+    history: list[dict[str, Any]] = []
+    if resume:
+        members = [read_policy_file(member_path(j)) for j in range(len(list(members_dir.glob("member_*.npz"))))]
+        history = json.loads((out / "psro.json").read_text())["iterations"][:len(members) - 1]
+    else:
+        start = uniform_policy(config, meta) if ps["start"] == "random" else read_policy_file(ps["start"])
+        start.meta["temperature"] = start.temperature = ps["temperature"]  # as it plays in the mixture
+        start.save(member_path(0))
+        members = [start]
+    # the start member's own entry is 1/n (a lone policy against copies of itself) and never played;
+    # every later entry is played, so a resumed run recomputes the table it stopped with
+    k, n = len(members), config["eval"]["num_players"]
+    table = np.array([[1.0 / n if a == b == 0 else win_share(read_policy_file(member_path(a)), member_path(b),
+                                                                config, entry_seed(seed, a, b))
+                       for b in range(k)] for a in range(k)])
+    sigma = meta_strategy(table)
+    t0, cpu0 = time.monotonic(), time.process_time()
+
+    def mixture(weights: np.ndarray) -> Any:
+        return mixture_of(members, weights, {**meta, "timesteps": ps["br_steps"] * (len(members) - 1)})
+
+    for it in range(len(members), ps["iterations"] + 1):
+        field = out / f"mixture_{it - 1:02d}.npz"
+        mixture(sigma).save(field)
+        br_config = {**config, "run": {**config["run"], "timesteps": ps["br_steps"], "seed": seed + it}}
+        br, timing = train_best_response(br_config, read_policy_file(field), meta)
+        br.save(member_path(it))
+        # PSRO's exploitability estimate: the new best response (greedy, as the probe plays) vs the field
+        br.sample = False
+        vs_field = evaluate(br, config["game"], str(field), ps["payoff_games"], config["eval"]["num_players"],
+                            seed + 10_000 + it, rule_options(config), baseline_sample=True)
+        members.append(br)
+        k = len(members)
+        grown = np.zeros((k, k))
+        grown[:-1, :-1] = table
+        for j in range(k):
+            grown[-1, j] = win_share(read_policy_file(member_path(k - 1)), member_path(j), config,
+                                     entry_seed(seed, k - 1, j))
+            grown[j, -1] = win_share(read_policy_file(member_path(j)), member_path(k - 1), config,
+                                     entry_seed(seed, j, k - 1)) if j < k - 1 else grown[-1, j]
+        table, sigma = grown, meta_strategy(grown)
+        history.append({"iteration": it, **timing, "br_vs_field": vs_field.as_dict(),
+                        "meta_strategy": sigma.round(4).tolist()})
+        print(f"iteration {it}: best response wins {vs_field.rate:.3f} {tuple(round(x, 3) for x in vs_field.interval)} "
+              f"against the mixture it answers; meta-strategy {np.round(sigma, 3).tolist()}", flush=True)
+        (out / "psro.json").write_text(json.dumps({"commit": commit, "table": table.tolist(),
+                                                   "iterations": history}, indent=1))
+    champion = mixture(sigma)
+    champion.save(out / "policy.npz")
+    return {"table": table, "sigma": sigma, "history": history, "policy": champion,
+            "seconds": round(time.monotonic() - t0, 1), "cpu_seconds": round(time.process_time() - cpu0, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m training.psro", description=__doc__.split("\n")[0])
+    p.add_argument("--game", help="the game (default: the config's game)")
+    p.add_argument("--config", help="YAML config (default: configs/<game>.yaml)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config value, dotted (e.g. --set psro.iterations=2); repeatable")
+    p.add_argument("--out", help="run folder (default runs/<game>-psro-<timestamp>)")
+    p.add_argument("--resume", metavar="DIR", help="continue the run in DIR (its config.yaml and members) up "
+                   "to psro.iterations, e.g. --resume DIR --set psro.iterations=8; the same result as one run")
+    args = p.parse_args(argv)
+    try:
+        if args.resume:
+            out = Path(args.resume)
+            if args.config or args.out:
+                raise cfg.ConfigError(f"--resume {out} reads the run's own config.yaml and writes there; "
+                                      "drop --config and --out")
+            if not ((out / "config.yaml").is_file() and (out / "psro.json").is_file()):
+                raise cfg.ConfigError(f"--resume {out}: no config.yaml and psro.json there; give the folder "
+                                      "of a training.psro run that finished an iteration")
+            config = cfg.load(args.game, out / "config.yaml", args.set)
+        else:
+            config = cfg.load(args.game, args.config, args.set)
+            out = Path(args.out) if args.out else REPO / "runs" / f"{config['game']}-psro-{time.strftime('%Y%m%d-%H%M%S')}"
+            if out.exists() and any(out.iterdir()):
+                raise cfg.ConfigError(f"--out {out} exists and is not empty; pick a new folder or use --resume")
+        start = config["psro"]["start"]
+        if not args.resume and start != "random" and not Path(start).is_file():
+            raise cfg.ConfigError(f"config psro.start={start!r} is not a policy file; give one or 'random'")
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    import torch
+
+    from .evaluate import final_evaluation, results_rows
+
+    torch.set_num_threads(config["run"]["torch_threads"])
+    out.mkdir(parents=True, exist_ok=True)
+    import yaml
+
+    (out / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    result = run(config, out, resume=bool(args.resume))
+    results = final_evaluation(result["policy"], config)
+    summary = {"game": config["game"], "timesteps": result["policy"].meta["timesteps"],
+               "policy_timesteps": result["policy"].meta["timesteps"],
+               "learner_steps_per_s": result["policy"].meta["timesteps"] / max(result["seconds"], 1e-9),
+               "train_seconds": result["seconds"], "train_cpu_seconds": result["cpu_seconds"],
+               "stopped": f"{config['psro']['iterations']} iterations",
+               "meta_strategy": result["sigma"].tolist(), "final_eval": [r.as_dict() for r in results]}
+    (out / "results.json").write_text(json.dumps(summary, indent=1))
+    print_results(summary, results_rows(results), out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
