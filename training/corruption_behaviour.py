@@ -19,10 +19,9 @@ import numpy as np
 
 import corruption_envs
 from corruption_envs.bots import make_agent
+from corruption_envs.core.rewards import win_shares
+from corruption_envs.corruption.codec import ACTIONS
 from corruption_envs.corruption.tables import BRIBE_VALUES, CONTRACT_VALUE, KIND_NAMES
-from corruption_envs.evaluation import win_share
-
-PLAY_END, SWISS_END, HIT_START, REPORTER_START, DECLINE = 216, 234, 258, 286, 328  # codec ranges
 
 
 def tally(policy: str, field: str, games: int, seed: int, greedy: bool) -> dict[str, object]:
@@ -46,8 +45,9 @@ def tally(policy: str, field: str, games: int, seed: int, greedy: bool) -> dict[
             state = env.unwrapped.game_state
             action = (me_agent if seat == me else bots[seat]).act(seen["observation"], seen["action_mask"])
             who, r = ("me" if seat == me else "field"), state.round
-            if action < PLAY_END:
-                kind, contract = divmod(action, 24)
+            block, f = ACTIONS.decoded[action]
+            if block == "play":
+                kind, contract = f["kind"], f["contract"]
                 c[who, r, KIND_NAMES[kind]] += 1
                 c[who, r, "face-down"] += state.on_contracts[seat] >= r + 1
                 c[who, r, "value"] += CONTRACT_VALUE[contract]
@@ -57,16 +57,16 @@ def tally(policy: str, field: str, games: int, seed: int, greedy: bool) -> dict[
                 if kind < len(BRIBE_VALUES):
                     c[who, r, "bribes"] += 1
                     c[who, r, "bribe $k"] += BRIBE_VALUES[kind]
-            elif action < SWISS_END:
+            elif block == "swiss":
                 c[who, r, "Swiss"] += 1
-            elif action == DECLINE:
+            elif block == "decline":
                 c[who, "Reporter declines"] += 1
-            elif action >= REPORTER_START:
-                c[who, "Reporter removes own" if (action - REPORTER_START) // 6 == 0 else "Reporter removes other"] += 1
-            elif action >= HIT_START:
-                c[who, "Hit Man kills own" if (action - HIT_START) // 4 == 0 else "Hit Man kills other"] += 1
+            elif block == "remove":  # seats are relative: 0 is the acting seat itself
+                c[who, "Reporter removes own" if f["seat"] == 0 else "Reporter removes other"] += 1
+            elif block == "kill":
+                c[who, "Hit Man kills own" if f["seat"] == 0 else "Hit Man kills other"] += 1
             env.step(action)
-        wins += win_share([env.infos[a]["rank"] for a in env.possible_agents], me)
+        wins += win_shares([env.infos[a]["rank"] for a in env.possible_agents])[me]
         others = [s for s in range(4) if s != me]
         c["me", "contracts"] += state.won_count[me]
         c["field", "contracts"] += state.won_count[others].sum()
