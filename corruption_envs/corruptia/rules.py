@@ -63,7 +63,18 @@ class CorruptiaRules(Rules):
         self.neighbours = self.grid.neighbours
         self.observer = Observer(self)
         self.observation_layout = self.observer.layout
-        # one method per phase that decides (OVER has none): apply() dispatches on the phase
+        # one mask and one move method per phase that decides (OVER has none): legal_mask() and apply()
+        # dispatch on the phase
+        self.phase_masks = {
+            BILL: self._bill_mask,
+            CELL: self._cell_mask,
+            WORKER: self._worker_mask,
+            NEGOTIATE: self._negotiate_mask,
+            VOTE: self._vote_mask,
+            SWAP_GIVE: self._give_up_mask,
+            SWAP_TAKE: self._take_back_mask,
+            DISCARD: self._discard_mask,
+        }
         self.phase_moves = {
             BILL: self._propose_bill,
             CELL: self._choose_cell,
@@ -219,48 +230,60 @@ class CorruptiaRules(Rules):
 
     def legal_mask(self, s: CorruptiaState) -> np.ndarray:
         m = np.zeros(self.num_actions, np.int8)
-        p = s.actor
-        phase = s.phase
-        if phase == BILL:
-            reserve = s.reserve[p]
-            fits: dict = {}
-            for c in s.hands[p]:
-                need = NEED[c]
-                ok = fits.get(need)
-                if ok is None:
-                    ok = fits[need] = self._bill_fits(s, c, reserve)
-                if ok:
-                    m[c] = 1
-        elif phase == CELL:
-            need, reserve = NEED[s.bill], s.reserve[p]
-            for cell, a1, a2, a3 in s.candidates:
-                if deficit(need, a1, a2, a3) <= reserve:
-                    m[CELL0 + cell] = 1
-        elif phase == WORKER:
-            need, cell_card, officials, pending = s.need, s.cell_card, s.officials, s.pending
-            for d, j in enumerate(self.neighbours[s.cell]):
-                if j >= 0 and cell_card[j] >= 0 and need[INCOME[cell_card[j]]] > 0 \
-                        and officials[j] > pending.get(j, 0):
-                    m[WORKER0 + d] = 1
-            if s.reserve[p] > 0:
-                m[WORKER0 + CRONY_WORKER] = 1
-        elif phase == NEGOTIATE:
-            m[PASS_ACTION] = 1
-            for a in self._negotiation_moves(s, p):
-                m[a] = 1
-        elif phase == VOTE:
-            m[VOTE0 + YES] = m[VOTE0 + NO] = 1
-            if s.tokens[p] > 0:  # only those with Citizen Support Tokens can be absent
-                m[VOTE0 + ABSENT] = 1
-        elif phase == SWAP_GIVE:
-            m[s.hands[p]] = 1
-            m[KEEP_HAND] = 1
-        elif phase == SWAP_TAKE:
-            m[s.discard] = 1
-            m[s.given] = 0  # "draw another": not the card just given up
-        elif phase == DISCARD:
-            m[s.hands[p]] = 1
+        fill = self.phase_masks.get(s.phase)
+        if fill is not None:
+            fill(s, s.actor, m)
         return m
+
+    def _bill_mask(self, s: CorruptiaState, p: int, m: np.ndarray) -> None:
+        """The bills in p's hand that it can afford to place somewhere."""
+        reserve = s.reserve[p]
+        fits: dict = {}
+        for c in s.hands[p]:
+            need = NEED[c]
+            ok = fits.get(need)
+            if ok is None:
+                ok = fits[need] = self._bill_fits(s, c, reserve)
+            if ok:
+                m[c] = 1
+
+    def _cell_mask(self, s: CorruptiaState, p: int, m: np.ndarray) -> None:
+        """The cells where p can afford the proposed bill."""
+        need, reserve = NEED[s.bill], s.reserve[p]
+        for cell, a1, a2, a3 in s.candidates:
+            if deficit(need, a1, a2, a3) <= reserve:
+                m[CELL0 + cell] = 1
+
+    def _worker_mask(self, s: CorruptiaState, p: int, m: np.ndarray) -> None:
+        """Officials on neighbouring bills with a needed income, or a Crony from p's reserve."""
+        need, cell_card, officials, pending = s.need, s.cell_card, s.officials, s.pending
+        for d, j in enumerate(self.neighbours[s.cell]):
+            if j >= 0 and cell_card[j] >= 0 and need[INCOME[cell_card[j]]] > 0 \
+                    and officials[j] > pending.get(j, 0):
+                m[WORKER0 + d] = 1
+        if s.reserve[p] > 0:
+            m[WORKER0 + CRONY_WORKER] = 1
+
+    def _negotiate_mask(self, s: CorruptiaState, p: int, m: np.ndarray) -> None:
+        m[PASS_ACTION] = 1
+        for a in self._negotiation_moves(s, p):
+            m[a] = 1
+
+    def _vote_mask(self, s: CorruptiaState, p: int, m: np.ndarray) -> None:
+        m[VOTE0 + YES] = m[VOTE0 + NO] = 1
+        if s.tokens[p] > 0:  # only those with Citizen Support Tokens can be absent
+            m[VOTE0 + ABSENT] = 1
+
+    def _give_up_mask(self, s: CorruptiaState, p: int, m: np.ndarray) -> None:
+        m[s.hands[p]] = 1
+        m[KEEP_HAND] = 1
+
+    def _take_back_mask(self, s: CorruptiaState, p: int, m: np.ndarray) -> None:
+        m[s.discard] = 1
+        m[s.given] = 0  # "draw another": not the card just given up
+
+    def _discard_mask(self, s: CorruptiaState, p: int, m: np.ndarray) -> None:
+        m[s.hands[p]] = 1
 
     def _negotiation_moves(self, s: CorruptiaState, p: int) -> list[int]:
         """p's legal blackmails and offers (passing is always legal)."""
