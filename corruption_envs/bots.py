@@ -6,8 +6,18 @@ from pathlib import Path
 
 from .core import Agent, GameEnv, RandomAgent
 
+NAMED_BOTS = ("random", "heuristic", "expert")
 SPECS = ("'random', 'heuristic', 'expert' (Corruption), 'ismcts[:SIMULATIONS[:ROLLOUT]]', 'pimc[:SIMULATIONS[:ROLLOUT]]' or the path "
          "of an exported policy file (.npz)")
+
+
+def is_bot_name(spec: object) -> bool:
+    """A bot the project names ('random', 'heuristic', 'expert' or a search spec), not a policy file:
+    what a config may name as an opponent, a baseline or a teacher. Whether the game has it is
+    `make_agent`'s to say."""
+    from .search import is_search_spec
+
+    return isinstance(spec, str) and (spec in NAMED_BOTS or is_search_spec(spec))
 
 
 def make_agent(

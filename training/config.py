@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import yaml
 
+from corruption_envs.bots import is_bot_name
 from corruption_envs.core.config import ConfigError, Option
 from corruption_envs.registry import rules_class
 
@@ -65,7 +66,7 @@ def _players(v: Any) -> bool:
 
 def _mix(v: Any) -> bool:
     return (
-        isinstance(v, dict) and set(v) <= {"self", "heuristic", "random"}
+        isinstance(v, dict) and all(k == "self" or is_bot_name(k) for k in v)
         and all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 for x in v.values())
         and sum(v.values()) > 0
     )
@@ -117,7 +118,8 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "exploiter_steps": _with(_int(1), 50_000),
         "mix": Key(
             {"self": 0.6, "heuristic": 0.3, "random": 0.1}, _mix,
-            "a map from {self, heuristic, random} to non-negative weights, not all zero",
+            "a map from 'self' (past snapshots) or a bot ('random', 'heuristic', 'expert', 'ismcts:N', "
+            "'pimc:N') to non-negative weights, not all zero",
         ),
     },
     "init": {  # warm start from a policy file: the actor starts as that policy (training/init_policy.py)
@@ -126,6 +128,7 @@ SCHEMA: dict[str, dict[str, Option]] = {
     },
     "imitation": {  # warm start: copy the heuristic before self-play (training/imitation.py)
         "games": _with(_int(0), 0),  # teacher games to learn from; 0 = start from a random network
+        "teacher": Key("heuristic", is_bot_name, "a bot: 'heuristic', 'expert', 'ismcts:N', 'pimc:N' or 'random'"),
         "explore": _with(_float(0, 1), 0.1),
         "epochs": _with(_int(1, 100), 3),
         "batch_size": _with(_int(8), 256),
@@ -146,8 +149,8 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "seed": _with(_int(0), 12345),
         "baselines": Key(
             ["random", "heuristic"],
-            lambda v: isinstance(v, list) and len(v) > 0 and set(v) <= {"random", "heuristic"},
-            "a non-empty list drawn from ['random', 'heuristic']",
+            lambda v: isinstance(v, list) and len(v) > 0 and all(is_bot_name(b) for b in v),
+            "a non-empty list of bots: 'random', 'heuristic', 'expert', 'ismcts:N', 'pimc:N'",
         ),
     },
     "psro": {  # python -m training.psro (training/psro.py): the champion as a mixture of best responses
@@ -257,6 +260,7 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
         rules.make_config(**config["env"])
     except ValueError as e:
         raise ConfigError(f"config env: {e}") from None
+    check_bots(config)
     # one policy serves every player count only where the spaces do not depend on it (Corruptia's
     # action layout grows with its board, so it trains at one count)
     counts = sorted({*range(lo, hi + 1), config["eval"]["num_players"]})
@@ -277,12 +281,35 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
             f"{config['imitation']['games']} is not allowed: the warm start fits the critic to raw rewards, "
             "but duplicate play pays differences; set imitation.games=0"
         )
+    teacher = config["imitation"]["teacher"]
+    if ppo["prior"] != "none" and config["imitation"]["games"] and teacher != ppo["prior"]:
+        raise ConfigError(
+            f"config imitation.teacher={teacher!r} with ppo.prior={ppo['prior']!r} is not allowed: a policy "
+            f"with a prior already plays the prior's moves and the warm start fits its critic on the prior's "
+            f"games; set imitation.teacher={ppo['prior']!r}"
+        )
     if (config["run"]["n_envs"] * ppo["n_steps"]) % ppo["batch_size"]:
         raise ConfigError(
             f"config ppo.batch_size={ppo['batch_size']} must divide run.n_envs * ppo.n_steps = "
             f"{config['run']['n_envs'] * ppo['n_steps']}"
         )
     return config
+
+
+def check_bots(config: dict[str, Any]) -> None:
+    """Every bot the config names (opponents, baselines, the teacher) exists for its game."""
+    import corruption_envs
+    from corruption_envs.bots import make_agent
+
+    named = [(f"pool.mix key {k!r}", k) for k in config["pool"]["mix"] if k != "self"]
+    named += [(f"eval.baselines entry {b!r}", b) for b in config["eval"]["baselines"]]
+    named.append((f"imitation.teacher={config['imitation']['teacher']!r}", config["imitation"]["teacher"]))
+    probe = corruption_envs.env(config["game"], num_players=config["eval"]["num_players"], **config["env"])
+    for where, spec in named:
+        try:
+            make_agent(spec, probe, seed=0)
+        except ValueError as e:
+            raise ConfigError(f"config {where} is not allowed: {e}") from None
 
 
 def bot_option(config: dict[str, Any], key: str) -> str | None:

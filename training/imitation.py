@@ -1,8 +1,9 @@
-"""Imitation warm start: before self-play, the learner copies the game's heuristic bot.
+"""Imitation warm start: before self-play, the learner copies a bot (`imitation.teacher`, the game's
+heuristic by default; Corruption's committed config copies its expert).
 
 A strong rule-based bot is a better start than a random network (AlphaStar starts from supervised
 play for the same reason): PPO then spends its budget improving on the heuristic rather than
-rediscovering it. `imitation.games` teacher games with every seat played by the heuristic give
+rediscovering it. `imitation.games` teacher games with every seat played by the teacher give
 (observation, mask, teacher action, discounted final reward) for every decision; the actor is
 fitted by masked cross-entropy to the teacher's actions and the critic by squared error to the
 rewards, so the first PPO updates start from a critic that already knows the game's value.
@@ -47,8 +48,9 @@ def collect(
     seed: int,
     explore: float,
     gamma: float,
+    teacher: str = "heuristic",
 ) -> Demonstrations:
-    """Play `games` seeded games with the heuristic in every seat and record every decision."""
+    """Play `games` seeded games with `teacher` in every seat and record every decision."""
     rng = np.random.default_rng(seed)
     envs: dict[int, Any] = {}
     obs, masks, actions, returns = [], [], [], []
@@ -56,7 +58,7 @@ def collect(
         n = int(rng.integers(players[0], players[1] + 1))
         if n not in envs:
             env = corruption_envs.env(game, num_players=n, **env_config)
-            envs[n] = (env, [make_agent("heuristic", env, seed=int(rng.integers(2**31))) for _ in range(n)])
+            envs[n] = (env, [make_agent(teacher, env, seed=int(rng.integers(2**31))) for _ in range(n)])
         env, bots = envs[n]
         env.reset(seed=int(rng.integers(2**63)))
         rows: list[list[int]] = [[] for _ in range(n)]  # per seat, indices of its decisions
@@ -138,15 +140,15 @@ def warm_start(model: Any, config: dict[str, Any], export: Callable[[], Any], ou
     from .evaluate import against_baselines
 
     im, run = config["imitation"], config["run"]
-    print(f"imitation: {im['games']} heuristic games, fitting the policy ...", flush=True)
+    print(f"imitation: {im['games']} {im['teacher']} games, fitting the policy ...", flush=True)
     t0 = time.monotonic()
     data = collect(config["game"], config["env"], tuple(run["players"]), im["games"], run["seed"],
-                   im["explore"], config["ppo"]["gamma"])
+                   im["explore"], config["ppo"]["gamma"], im["teacher"])
     t1 = time.monotonic()
     prior = bot_option(config, "prior") is not None
     stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"],
                 critic_only=prior or config["init"]["policy"] is not None, prior=prior)
-    stats = {"teacher": "heuristic", "games": im["games"], "decisions": len(data),
+    stats = {"teacher": im["teacher"], "games": im["games"], "decisions": len(data),
              "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats,
              "eval": [r.as_dict() for r in against_baselines(export(), config, config["eval"]["games"])]}
     (out / "imitation.json").write_text(json.dumps(stats, indent=1))

@@ -1,5 +1,5 @@
 """The opponent pool: frozen snapshots of the learner, picked by prioritised fictitious self-play,
-mixed with the heuristic and random bots in the config's proportions.
+mixed with named bots (random, heuristic, expert, a search) in the config's proportions.
 
 PFSP (AlphaStar's "hard" weighting): snapshot i is drawn with weight (1 - p_i) ** power, where p_i is
 the learner's pairwise score against it (1 = finished above it, 1/2 = tied, 0 = below), so the
@@ -17,7 +17,13 @@ from corruption_envs.policy import NumpyPolicy, read_policy_file
 
 from .checkpoint import RESTART, CheckpointError, is_count, is_number, write_atomically
 
-KINDS = ("self", "heuristic", "random")
+FIRST_KINDS = ("self", "heuristic", "random")  # drawn in this order, then any other bots by name
+
+
+def kind_order(mix: dict[str, float]) -> tuple[str, ...]:
+    """The mix's kinds in drawing order: a fixed order, so a seed draws the same seats whatever
+    order the config lists them in."""
+    return (*(k for k in FIRST_KINDS if k in mix), *sorted(k for k in mix if k not in FIRST_KINDS))
 PRIOR_GAMES = 2.0  # pseudo-games at score 1/2 before a snapshot has been met
 
 
@@ -62,7 +68,8 @@ def index_entry_ok(d: object, next_id: int) -> bool:
 
 class OpponentPool:
     def __init__(self, mix: dict[str, float], max_snapshots: int, pfsp_power: float) -> None:
-        weights = np.array([float(mix.get(k, 0.0)) for k in KINDS])
+        self.kinds = kind_order(mix)
+        weights = np.array([float(mix[k]) for k in self.kinds])
         self.kind_p = weights / weights.sum()
         self.max_snapshots = max_snapshots
         self.pfsp_power = pfsp_power
@@ -80,7 +87,8 @@ class OpponentPool:
         return snap
 
     def sample_kind(self, rng: np.random.Generator) -> str:
-        kind = KINDS[int(np.searchsorted(np.cumsum(self.kind_p), rng.random() * 1.0, side="right"))]
+        at = int(np.searchsorted(np.cumsum(self.kind_p), rng.random(), side="right"))
+        kind = self.kinds[min(at, len(self.kinds) - 1)]
         if kind == "self" and not self.snapshots:
             return "random"
         return kind

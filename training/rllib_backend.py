@@ -35,10 +35,11 @@ import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.integrations.rllib import TurnBasedEnv, rl_module_spec
 from corruption_envs.policy import NumpyPolicy
+from corruption_envs.search import is_search_spec
 
 from . import config as cfg
 from .export import ACTIVATION_MODULES
-from .pool import KINDS, SampledPolicy
+from .pool import SampledPolicy, kind_order
 
 ENV_NAME = "corruption_envs_selfplay"
 LEARNER = "learner"
@@ -54,6 +55,11 @@ def check(config: dict[str, Any]) -> None:
         if config[section][key] != off:
             raise cfg.ConfigError(f"config {dotted}={config[section][key]!r} is not supported with "
                                   f"--backend rllib; set {dotted}={off!r} or use --backend sb3")
+    searches = [k for k in config["pool"]["mix"] if is_search_spec(k)]
+    if searches:  # a bot module sees observations only; a search plans in the env it plays in
+        raise cfg.ConfigError(f"config pool.mix keys {searches} are not supported with --backend rllib: a "
+                              "search bot needs the env it plays in, which an RLlib module does not have; "
+                              "use --backend sb3")
 
 
 class SelfPlayTurnBasedEnv(TurnBasedEnv):
@@ -143,14 +149,15 @@ def algo_config(config: dict[str, Any]) -> PPOConfig:
     run, ppo, pool, rl = config["run"], config["ppo"], config["pool"], config["rllib"]
     game, env_cfg = config["game"], config["env"]
     slots = pool["max_snapshots"]
-    mix = {k: float(pool["mix"].get(k, 0.0)) for k in KINDS}
-    total = sum(mix.values())
+    kinds = kind_order(pool["mix"])
+    total = sum(float(pool["mix"][k]) for k in kinds)
     bot = lambda kind: RLModuleSpec(module_class=BotModule,  # noqa: E731
                                     model_config={"game": game, "env": env_cfg, "bot": kind})
     modules = {LEARNER: rl_module_spec(ppo["net_arch"], ppo["activation"]),
-               **{k: bot(k) for k in ("heuristic", "random")},
+               **{k: bot(k) for k in kinds if k != "self"},
                **{f"snapshot_{i}": bot("snapshot") for i in range(slots)}}
-    mapping = partial(map_agent, kinds=KINDS, weights=tuple(mix[k] / total for k in KINDS), slots=slots)
+    mapping = partial(map_agent, kinds=kinds, weights=tuple(float(pool["mix"][k]) / total for k in kinds),
+                      slots=slots)
     return (
         PPOConfig()
         .environment(ENV_NAME, env_config={"game": game, "players": list(run["players"]), **env_cfg})

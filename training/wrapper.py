@@ -14,6 +14,7 @@ it (zeros once the game is over), which a `training.prior.PriorPolicy` adds to i
 """
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 import gymnasium as gym
@@ -46,7 +47,7 @@ class SelfPlayEnv(gym.Env):
         self.players = (int(players[0]), int(players[1]))
         self.pool = pool
         self._envs: dict[int, GameEnv] = {}
-        self._heuristics: dict[tuple[int, int], Agent] = {}
+        self._bots: dict[tuple[str, int, int], Agent] = {}
         self.rng = np.random.default_rng(seed)
         self._bot_entropy = np.random.SeedSequence(seed).entropy  # fresh entropy when seed is None
         probe = self._env_for(self.players[0])
@@ -71,13 +72,19 @@ class SelfPlayEnv(gym.Env):
             self._envs[n] = corruption_envs.env(self.game, num_players=n, **self.env_config)
         return self._envs[n]
 
+    def _bot(self, spec: str, n: int, seat: int) -> Agent:
+        """The named bot (one per spec, player count and seat, made on first use)."""
+        key = (spec, n, seat)
+        if key not in self._bots:
+            # seeded apart from self.rng, so making a bot does not shift the episodes' random draws;
+            # the heuristic keeps the stream it has always had
+            spawn = (n, seat) if spec == "heuristic" else (n, seat, zlib.crc32(spec.encode()))
+            seed = int(np.random.SeedSequence(self._bot_entropy, spawn_key=spawn).generate_state(1)[0])
+            self._bots[key] = make_agent(spec, self._envs[n], seed=seed)
+        return self._bots[key]
+
     def _heuristic(self, n: int, seat: int) -> Agent:
-        key = (n, seat)
-        if key not in self._heuristics:
-            # seeded apart from self.rng, so making a bot does not shift the episodes' random draws
-            seed = int(np.random.SeedSequence(self._bot_entropy, spawn_key=(n, seat)).generate_state(1)[0])
-            self._heuristics[key] = make_agent("heuristic", self._envs[n], seed=seed)
-        return self._heuristics[key]
+        return self._bot("heuristic", n, seat)
 
     def _draw_opponent(self, n: int, seat: int) -> tuple[Agent, int | None, str]:
         kind = self.pool.sample_kind(self.rng)
@@ -86,9 +93,9 @@ class SelfPlayEnv(gym.Env):
             prior_bot = self._heuristic(n, seat) if snap.policy.prior else None
             # a mixture snapshot plays one member per seat and episode
             return SampledPolicy(snap.policy.draw(self.rng), self.rng, prior_bot), snap.ident, kind
-        if kind == "heuristic":
-            return self._heuristic(n, seat), None, kind
-        return self.random_agent, None, kind
+        if kind == "random":
+            return self.random_agent, None, kind
+        return self._bot(kind, n, seat), None, kind
 
     # --- gymnasium API ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
@@ -164,7 +171,7 @@ class SelfPlayEnv(gym.Env):
         env = self.env
         seats = [self._heuristic(len(self.opponents), me) if s == me else a for s, a in enumerate(self.opponents)]
         # every random stream an opponent or the learner's hint can draw from is the wrapper's own
-        owned = (self.rng, self.random_agent, *self._heuristics.values())
+        owned = (self.rng, self.random_agent, *self._bots.values())
         streams = [g for g in (getattr(x, "rng", x) for x in owned) if isinstance(g, np.random.Generator)]
         saved = [(g, g.bit_generator.state) for g in streams]
         env.reset(seed=deal)

@@ -54,6 +54,7 @@ def test_the_self_play_env_seats_player_0_anywhere_and_keeps_ids_consistent():
     ("ppo.prior=heuristic", "ppo.prior='heuristic' is not supported with --backend rllib"),
     ("imitation.games=10", "imitation.games=10 is not supported"),
     ("init.policy=start.npz", "init.policy='start.npz' is not supported"),
+    ("pool.mix.ismcts:8=0.2", "pool.mix keys ['ismcts:8'] are not supported with --backend rllib"),
 ])
 def test_sb3_only_features_are_refused_with_exit_2(smoke_config, setting, message, capsys, tmp_path):
     code = selfplay.main(["--config", str(smoke_config), "--backend", "rllib", "--set", setting,

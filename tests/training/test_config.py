@@ -27,7 +27,11 @@ def test_set_overrides_dotted_keys_and_parses_yaml_values(toy_config_file):
     ("ppo.n_epochs=0", r"ppo.n_epochs=0 is not allowed; ppo.n_epochs must be an integer >= 1"),
     ("ppo.activation=gelu", r"ppo.activation='gelu'.*one of \['tanh', 'relu'\]"),
     ("run.players=[1, 9]", r"run.players=\[1, 9\] is not allowed; toy takes 2 to 4 players"),
-    ("pool.mix.bogus=1", r"pool.mix=.*is not allowed.*\{self, heuristic, random\}"),
+    ("pool.mix.bogus=1", r"pool.mix=.*is not allowed.*'self' \(past snapshots\) or a bot \('random', 'heuristic', 'expert'"),
+    ("pool.mix.expert=1", r"pool.mix key 'expert' is not allowed: game 'toy' has no expert bot \(only corruption"),
+    ("pool.mix.ismcts:0=1", r"pool.mix key 'ismcts:0' is not allowed: .*simulations '0' must be a whole number >= 1"),
+    ("eval.baselines=[random, expert]", r"eval.baselines entry 'expert' is not allowed: game 'toy' has no expert"),
+    ("imitation.teacher=champion", r"imitation.teacher='champion' is not allowed; imitation.teacher must be a bot"),
     ("env.num_rounds=9", r"config env: config num_rounds=9 is not allowed; num_rounds must be an integer from 1 to 5"),
     ("env.colour=red", r"unknown config key\(s\) \['colour'\]"),
     ("env.num_players=3", r"env.num_players is not allowed; set run.players"),
@@ -38,6 +42,19 @@ def test_set_overrides_dotted_keys_and_parses_yaml_values(toy_config_file):
 def test_bad_keys_and_values_fail_at_start_naming_them(toy_config_file, item, message):
     with pytest.raises(cfg.ConfigError, match=message):
         cfg.load(None, toy_config_file, [item])
+
+
+def test_opponents_baselines_and_teacher_may_be_any_bot_the_game_has():
+    c = cfg.load("corruption", sets=["pool.mix.expert=0.3", "pool.mix.ismcts:20=0.1", "imitation.teacher=expert",
+                                     "eval.baselines=[random, heuristic, expert]"])
+    assert c["pool"]["mix"]["expert"] == 0.3 and c["pool"]["mix"]["ismcts:20"] == 0.1
+    assert c["imitation"]["teacher"] == "expert" and c["eval"]["baselines"][-1] == "expert"
+
+
+def test_a_teacher_other_than_the_prior_is_refused(toy_config_file):
+    with pytest.raises(cfg.ConfigError, match=r"imitation.teacher='random' with ppo.prior='heuristic' is not "
+                                              r"allowed.*set imitation.teacher='heuristic'"):
+        cfg.load(None, toy_config_file, ["ppo.prior=heuristic", "imitation.games=4", "imitation.teacher=random"])
 
 
 def test_unknown_game_names_the_known_ones(tmp_path):

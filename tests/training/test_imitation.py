@@ -5,6 +5,8 @@ import json
 import numpy as np
 import pytest
 
+import corruption_envs
+from corruption_envs.bots import make_agent
 from training.config import ConfigError, load
 from training.imitation import collect, fit
 from training.selfplay import main
@@ -61,8 +63,30 @@ def test_fitting_makes_the_policy_play_like_the_teacher(demos):
 def test_imitation_keys_are_checked():
     with pytest.raises(ConfigError, match=r"imitation.explore=2 is not allowed"):
         load("corruption", sets=["imitation.explore=2"])
-    with pytest.raises(ConfigError, match=r"unknown config key 'imitation.teacher'"):
-        load("corruption", sets=["imitation.teacher=random"])
+    with pytest.raises(ConfigError, match=r"imitation.teacher='champion' is not allowed"):
+        load("corruption", sets=["imitation.teacher=champion"])
+
+
+def test_the_teacher_named_plays_every_seat_of_the_demonstrations():
+    """Each label is the move the named teacher makes there: replaying a teacher bot through the
+    recorded positions of an explore-free collection reproduces the labels (the expert's are not the
+    heuristic's)."""
+    data = collect("corruption", {}, (4, 4), games=1, seed=3, explore=0.0, gamma=1.0, teacher="expert")
+    heuristic = collect("corruption", {}, (4, 4), games=1, seed=3, explore=0.0, gamma=1.0)
+    assert not np.array_equal(data.actions[:len(heuristic)], heuristic.actions[:len(data)])
+    env = corruption_envs.env("corruption", num_players=4)
+    rng = np.random.default_rng(3)
+    assert int(rng.integers(4, 5)) == 4  # collect's draws in its order: the count, the bots' seeds, the deal
+    seeds = [int(rng.integers(2**31)) for _ in range(4)]
+    bots = [make_agent("expert", env, seed=s) for s in seeds]
+    env.reset(seed=int(rng.integers(2**63)))
+    for i, label in enumerate(data.actions):
+        seat = env.agent_name_mapping[env.agent_selection]
+        seen = env.observe(env.agent_selection)
+        assert np.array_equal(seen["observation"], data.observations[i])
+        assert bots[seat].act(seen["observation"], seen["action_mask"]) == label
+        env.step(int(label))
+    assert env.terminations[env.agent_selection]
 
 
 def test_a_run_with_imitation_records_it_and_starts_from_the_copy(toy_config_file, tmp_path):

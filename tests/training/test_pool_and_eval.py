@@ -35,6 +35,17 @@ def test_mix_proportions_are_followed_and_self_needs_a_snapshot():
         assert kinds.count(kind) / len(kinds) == pytest.approx(p, abs=0.02)
 
 
+def test_any_named_bot_is_a_kind_and_the_order_a_config_lists_them_in_draws_nothing_else():
+    mix = {"expert": 0.2, "random": 0.3, "ismcts:20": 0.1, "heuristic": 0.4}
+    pool, listed_otherwise = OpponentPool(mix, 5, 2.0), OpponentPool(dict(reversed(mix.items())), 5, 2.0)
+    assert pool.kinds == listed_otherwise.kinds == ("heuristic", "random", "expert", "ismcts:20")
+    a, b = np.random.default_rng(4), np.random.default_rng(4)
+    kinds = [pool.sample_kind(a) for _ in range(20000)]
+    assert kinds == [listed_otherwise.sample_kind(b) for _ in range(20000)]
+    for kind, p in mix.items():
+        assert kinds.count(kind) / len(kinds) == pytest.approx(p, abs=0.02)
+
+
 def test_pool_keeps_only_the_newest_snapshots():
     pool = OpponentPool({"self": 1.0}, max_snapshots=3, pfsp_power=1.0)
     for step in range(5):

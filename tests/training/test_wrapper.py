@@ -59,6 +59,21 @@ def test_opponents_act_from_their_own_observation_and_mask():
     assert len(spy.seen) == 2 * 2  # two opponents, num_rounds=2 laps each
 
 
+def test_named_bots_from_the_mix_take_the_opponent_seats_each_in_its_own_env():
+    w = SelfPlayEnv("corruption", {}, (3, 5), bots_only({"expert": 0.5, "ismcts:2": 0.5}), seed=2)
+    seen = set()
+    for _ in range(6):
+        w.reset()
+        done = False
+        while not done:
+            _, _, done, _, info = w.step(int(np.flatnonzero(w.action_masks())[0]))
+        seen.update(info["opponents"])
+    assert seen == {"expert", "ismcts:2"}
+    kinds = {type(bot).__name__ for bot in w._bots.values()}
+    assert kinds == {"ExpertAgent", "ISMCTSAgent"}
+    assert all(bot.view.env is w._envs[n] for (spec, n, _), bot in w._bots.items() if spec == "ismcts:2")
+
+
 def test_game_ending_on_an_opponents_move_still_pays_the_learner():
     """Toy with 1 lap and the learner in seat 0: the last move is an opponent's."""
     checked = 0
