@@ -160,6 +160,11 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "br_steps": _with(_int(1), 150_000),
         "payoff_games": _with(_int(1), 60),  # per meta-game table entry (a member vs 3 copies of another)
         "temperature": _with(_float(0, 100, lo_open=True), 1.0),  # the mixture's members sample at it
+        # each best response's opponent seats: 'self' is the current mixture, beside any named bots
+        "mix": Key({"self": 1.0}, lambda v: _mix(v) and v.get("self", 0) > 0,
+                   "a map like pool.mix whose 'self' (the current mixture) has a positive weight"),
+        # 'fresh': every best response starts from a random network; 'start': from psro.start's actor
+        "br_init": _choice("fresh", "fresh", "start"),
     },
     "rllib": {  # --backend rllib (training/rllib_backend.py); ppo, pool, run and eval keys apply as well
         "num_env_runners": _with(_int(0, 1024), 0),  # 0 = sample in the driver process
@@ -301,7 +306,8 @@ def check_bots(config: dict[str, Any]) -> None:
     import corruption_envs
     from corruption_envs.bots import make_agent
 
-    named = [(f"pool.mix key {k!r}", k) for k in config["pool"]["mix"] if k != "self"]
+    named = [(f"{mix} key {k!r}", k) for mix in ("pool.mix", "psro.mix")
+             for k in config[mix.split(".")[0]]["mix"] if k != "self"]
     named += [(f"eval.baselines entry {b!r}", b) for b in config["eval"]["baselines"]]
     named.append((f"imitation.teacher={config['imitation']['teacher']!r}", config["imitation"]["teacher"]))
     probe = corruption_envs.env(config["game"], num_players=config["eval"]["num_players"], **config["env"])

@@ -9,7 +9,10 @@ the new row and column of the meta-game table (A[i][j]: member i's win share aga
 (replicator dynamics). The champion is the last mixture: one policy file holding every member and its
 weight (`corruption_envs.policy.MixturePolicy`); each seat draws one member per game, so a best response
 must beat the mixture, not one net. What each best response won against the mixture it was trained on
-(PSRO's exploitability estimate) goes to `psro.json`.
+(PSRO's exploitability estimate) goes to `psro.json`. Two options reach beyond the textbook loop:
+`psro.mix` seats named bots beside the mixture in each best response's games (the expert, so that every
+member must also beat it), and `psro.br_init: start` starts each best response from `psro.start`'s
+actor rather than from a random network (each member then refines a strong policy).
 """
 from __future__ import annotations
 
@@ -111,7 +114,8 @@ def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, An
         field = out / f"mixture_{it - 1:02d}.npz"
         mixture(sigma).save(field)
         br_config = {**config, "run": {**config["run"], "timesteps": ps["br_steps"], "seed": seed + it}}
-        br, timing = train_best_response(br_config, read_policy_file(field), meta)
+        br, timing = train_best_response(br_config, read_policy_file(field), meta, ps["mix"],
+                                         ps["start"] if ps["br_init"] == "start" else None)
         br.save(member_path(it))
         # PSRO's exploitability estimate: the new best response (greedy, as the probe plays) vs the field
         br.sample = False
@@ -167,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         start = config["psro"]["start"]
         if not args.resume and start != "random" and not Path(start).is_file():
             raise cfg.ConfigError(f"config psro.start={start!r} is not a policy file; give one or 'random'")
+        if config["psro"]["br_init"] == "start" and start == "random":
+            raise cfg.ConfigError("config psro.br_init='start' needs psro.start to be a policy file, not 'random'")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -191,3 +191,35 @@ def test_a_bad_psro_resume_is_one_line(tmp_path, capsys, extra, says):
     assert psro.main(["--resume", str(tmp_path), *extra]) == 2
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
+
+
+def test_psro_best_responses_can_start_from_the_start_policy_and_meet_named_bots(toy_config_file, tmp_path, env):
+    """psro.br_init=start: the best response's actor is the start's (a near-zero learning rate keeps it
+    there); psro.mix seats the named bots beside the mixture."""
+    rng = np.random.default_rng(0)
+    sizes = [env.unwrapped.observation_layout.size, 16, 16]
+    layers = [(rng.normal(size=(a, b)).astype(np.float32), rng.normal(size=b).astype(np.float32))
+              for a, b in zip(sizes, sizes[1:])]
+    head = (rng.normal(size=(16, env.unwrapped.num_actions)).astype(np.float32), np.zeros(2, np.float32))
+    start = NumpyPolicy(layers, head, meta=META).save(tmp_path / "start.npz")
+    common = ["--set", f"psro.start={start}", "--set", "psro.iterations=1", "--set", "psro.br_steps=128",
+              "--set", "psro.payoff_games=4", "--set", "eval.final_games=4", "--set", "eval.count_games=4",
+              "--set", "ppo.learning_rate=1e-9", "--set", "psro.mix.heuristic=0.5"]
+    for init in ("start", "fresh"):
+        out = tmp_path / init
+        assert psro.main(["--config", str(toy_config_file), "--out", str(out), "--set", f"psro.br_init={init}",
+                          *common]) == 0
+        br = read_policy_file(out / "members" / "member_01.npz")
+        same = all(np.allclose(w, w0, atol=1e-4) for (w, _), (w0, _) in zip(br.layers, layers))
+        assert same == (init == "start")
+    from training.exploiter import copies_pool
+
+    field = read_policy_file(start)
+    pool = copies_pool(field, {"self": 0.5, "heuristic": 0.5})
+    assert pool.kinds == ("self", "heuristic") and pool.snapshots[0].policy is field
+
+
+def test_psro_br_init_start_needs_a_start_file(toy_config_file, tmp_path, capsys):
+    assert psro.main(["--config", str(toy_config_file), "--out", str(tmp_path / "r"),
+                      "--set", "psro.start=random", "--set", "psro.br_init=start"]) == 2
+    assert "psro.br_init='start' needs psro.start to be a policy file" in capsys.readouterr().err
