@@ -46,6 +46,9 @@ from .tournament import GameRecord, Job, agent_problem, default_players, play_jo
 REPO = Path(__file__).resolve().parent.parent
 GATE_SEED = 20261130  # fixed: the gate plays the same deals on every run
 BASELINES = ("random", "heuristic")
+# A game with a stronger bot gates its champion against that too: Corruption's champion beats the expert
+# since it trained against it (policies/corruption/README.md).
+GAME_BASELINES = {"corruption": ("random", "heuristic", "expert")}
 # Fixed deals per check, sized so that the whole gate stays under 5 minutes on 2 cores. Measured with
 # 2x128 MLP champions, 2026-11-30: the whole gate took 93 CPU-seconds with 30 corruptia deals (its
 # games are ~3x longer and its observation 5x wider than the others').
@@ -267,8 +270,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--alpha", type=float, default=0.01, help="significance for champion vs baselines")
     p.add_argument("--candidate", type=Path, default=None, help="policy file to compare with the champion")
     p.add_argument("--candidate-alpha", type=float, default=0.05)
-    p.add_argument("--baselines", nargs="+", default=list(BASELINES),
-                   help="bots each champion must beat")
+    p.add_argument("--baselines", nargs="+", default=None,
+                   help=f"bots each champion must beat (default {GAME_BASELINES}, else {list(BASELINES)})")
     p.add_argument("--field", default=None,
                    help=f"bots that fill the other seats in --candidate mode (default {FIELDS}, else "
                    f"{DEFAULT_FIELD})")
@@ -314,7 +317,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for game in args.games or corruption_envs.list_games():
             t = time.perf_counter()
             report(check_champion(game, args.policies, args.deals or DEALS.get(game, DEFAULT_DEALS),
-                                  args.alpha, args.seed, args.workers, args.players, args.baselines), t)
+                                  args.alpha, args.seed, args.workers, args.players,
+                                  args.baselines or GAME_BASELINES.get(game, BASELINES)), t)
             if args.search != "none" and checks[-1].status in ("PASS", "FAIL"):
                 search, deals = SEARCH.get(game, DEFAULT_SEARCH)
                 t = time.perf_counter()

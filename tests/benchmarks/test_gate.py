@@ -176,3 +176,11 @@ def test_corruption_candidates_meet_an_expert_field_by_default(capsys):
     code = gate.main(["--candidate", champion, "--deals", "2", "--workers", "1"])
     out = capsys.readouterr().out
     assert code == 0 and "candidate vs champion (expert field)" in out and "mean diff +0.0000" in out
+
+
+def test_without_baselines_given_a_game_is_gated_against_its_own_list(policies, capsys, monkeypatch):
+    monkeypatch.setitem(gate.GAME_BASELINES, TOY, ("random", CHECKER))
+    assert gate.main(["--games", TOY, "--policies", str(policies), "--deals", "6", "--workers", "1",
+                      "--search", "none"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "champion vs" in line]
+    assert len(lines) == 2 and "champion vs random" in lines[0] and f"champion vs {CHECKER}" in lines[1], lines
