@@ -24,6 +24,8 @@ def kind_order(mix: dict[str, float]) -> tuple[str, ...]:
     """The mix's kinds in drawing order: a fixed order, so a seed draws the same seats whatever
     order the config lists them in."""
     return (*(k for k in FIRST_KINDS if k in mix), *sorted(k for k in mix if k not in FIRST_KINDS))
+
+
 PRIOR_GAMES = 2.0  # pseudo-games at score 1/2 before a snapshot has been met
 
 
