@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import yaml
 
-from corruption_envs.bots import is_bot_name
+from corruption_envs.bots import is_bot_name, make_agent
 from corruption_envs.core.config import ConfigError, Option
 from corruption_envs.registry import rules_class
 
@@ -55,6 +55,9 @@ def _int_list(default: list[int]) -> Option:
         and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v),
         "a non-empty list of positive integers",
     )
+
+
+BOTS = "'random', 'heuristic', 'expert', 'ismcts:N', 'pimc:N'"  # the bots a config may name
 
 
 def _players(v: Any) -> bool:
@@ -118,17 +121,16 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "exploiter_steps": _with(_int(1), 50_000),
         "mix": Key(
             {"self": 0.6, "heuristic": 0.3, "random": 0.1}, _mix,
-            "a map from 'self' (past snapshots) or a bot ('random', 'heuristic', 'expert', 'ismcts:N', "
-            "'pimc:N') to non-negative weights, not all zero",
+            f"a map from 'self' (past snapshots) or a bot ({BOTS}) to non-negative weights, not all zero",
         ),
     },
     "init": {  # warm start from a policy file: the actor starts as that policy (training/init_policy.py)
         "policy": Key(None, lambda v: v is None or (isinstance(v, str) and v.strip() != ""),
                       "null (a fresh network) or the path of an exported policy .npz"),
     },
-    "imitation": {  # warm start: copy the heuristic before self-play (training/imitation.py)
+    "imitation": {  # warm start: copy a bot (the teacher) before self-play (training/imitation.py)
         "games": _with(_int(0), 0),  # teacher games to learn from; 0 = start from a random network
-        "teacher": Key("heuristic", is_bot_name, "a bot: 'heuristic', 'expert', 'ismcts:N', 'pimc:N' or 'random'"),
+        "teacher": Key("heuristic", is_bot_name, f"a bot: {BOTS}"),
         "explore": _with(_float(0, 1), 0.1),
         "epochs": _with(_int(1, 100), 3),
         "batch_size": _with(_int(8), 256),
@@ -150,7 +152,7 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "baselines": Key(
             ["random", "heuristic"],
             lambda v: isinstance(v, list) and len(v) > 0 and all(is_bot_name(b) for b in v),
-            "a non-empty list of bots: 'random', 'heuristic', 'expert', 'ismcts:N', 'pimc:N'",
+            f"a non-empty list of bots: {BOTS}",
         ),
     },
     "psro": {  # python -m training.psro (training/psro.py): the champion as a mixture of best responses
@@ -304,7 +306,6 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
 def check_bots(config: dict[str, Any]) -> None:
     """Every bot the config names (opponents, baselines, the teacher) exists for its game."""
     import corruption_envs
-    from corruption_envs.bots import make_agent
 
     named = [(f"{mix} key {k!r}", k) for mix in ("pool.mix", "psro.mix")
              for k in config[mix.split(".")[0]]["mix"] if k != "self"]
