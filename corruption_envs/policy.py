@@ -122,10 +122,16 @@ class NumpyPolicy:
     def scores(self, observation: np.ndarray, action_mask: np.ndarray, prior_bot: Agent | None = None) -> np.ndarray:
         """Logits of one observation with the prior's bonus on its bot's move and -inf on illegal actions.
         `prior_bot` overrides the bound bot (the training pool gives each seat its own)."""
-        z = self.logits(observation)
         legal = np.asarray(action_mask, bool)
         if not legal.any():
             raise ValueError("the policy was asked to act with an all-zero action mask")
+        return np.where(legal, self.logits_with_prior(observation, action_mask, prior_bot), -np.inf)
+
+    def logits_with_prior(self, observation: np.ndarray, action_mask: np.ndarray,
+                     prior_bot: Agent | None = None) -> np.ndarray:
+        """Logits of one observation with the prior's bonus on its bot's move, every action finite (a
+        search reuses them where other moves are legal)."""
+        z = self.logits(observation)
         if self.prior is not None:
             bot = prior_bot or self.prior_bot
             if bot is None:
@@ -134,7 +140,7 @@ class NumpyPolicy:
                     "policy.bind(env) first (load_policy and evaluate do it for you)"
                 )
             z[bot.act(observation, action_mask)] += self.prior_weight
-        return np.where(legal, z, -np.inf)
+        return z
 
     def draw(self, rng: np.random.Generator) -> NumpyPolicy:
         """The actor that plays one game: this one (a mixture draws a member)."""
@@ -442,5 +448,5 @@ def load_policy(
     policy = read_policy_file(path)
     check_compatible(policy, env, f"policy file {str(path)!r}")
     policy.sample = plays_sampling(policy.meta) if sample is None else sample
-    policy.rng = np.random.default_rng(seed)
+    policy.seed(seed)  # a mixture draws its first game's member here, from `seed`
     return policy.bind(env, seed)

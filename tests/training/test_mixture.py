@@ -71,6 +71,14 @@ def test_each_game_plays_one_member_drawn_by_weight_and_a_seed_repeats_the_draws
     assert {(never.start_game(), never.member)[1] for _ in range(200)} == {0}
 
 
+def test_a_loaded_mixture_draws_its_first_member_from_the_seed(members, env, tmp_path):
+    # make_agent(file, env, seed=s) alone, with no seed() call after it, must repeat its first game
+    path = mixture_of(members, [0.5, 0.5]).save(tmp_path / "m.npz")
+    for seed in (0, 1, 2):
+        assert len({make_agent(str(path), env, seed=seed).member for _ in range(12)}) == 1
+    assert len({make_agent(str(path), env, seed=s).member for s in range(12)}) == 2
+
+
 def test_evaluate_draws_a_member_for_every_game(members, tmp_path):
     """Against a mixture of an always-raise and an always-check member, the games differ in kind."""
     path = mixture_of(members, [0.5, 0.5]).save(tmp_path / "m.npz")
