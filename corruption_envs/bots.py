@@ -7,7 +7,7 @@ from pathlib import Path
 from .core import Agent, GameEnv, RandomAgent
 
 NAMED_BOTS = ("random", "heuristic", "expert")
-SPECS = ("'random', 'heuristic', 'expert' (Corruption), 'ismcts[:SIMULATIONS[:ROLLOUT]]', 'pimc[:SIMULATIONS[:ROLLOUT]]' or the path "
+SPECS = ("'random', 'heuristic', 'expert' (Corruption), 'ismcts[:SIMULATIONS[:ROLLOUT]][@POLICY_FILE]', 'pimc[:SIMULATIONS[:ROLLOUT]]' or the path "
          "of an exported policy file (.npz)")
 
 

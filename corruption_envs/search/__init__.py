@@ -2,28 +2,34 @@
 
 Specs (see `corruption_envs.bots.make_agent`): `ismcts`, `ismcts:400`, `ismcts:400:heuristic`,
 `pimc:200`, `pimc:200:heuristic`: the algorithm, simulations a move, and the playout policy
-(random by default).
+(random by default). `ismcts:400@policies/corruption/champion.npz` is ISMCTS guided by a policy
+file's move probabilities (PUCT, `guided.py`).
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..core import GameEnv
+from .guided import GuidedISMCTSAgent
 from .ismcts import ISMCTSAgent
 from .pimc import PIMCAgent
 from .base import ROLLOUTS
 
 SEARCHES = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 DEFAULT_SIMULATIONS = 200
-SPEC_FORM = "ismcts[:SIMULATIONS[:ROLLOUT]] or pimc[:SIMULATIONS[:ROLLOUT]], e.g. ismcts:400:heuristic"
+SPEC_FORM = ("ismcts[:SIMULATIONS[:ROLLOUT]][@POLICY_FILE] or pimc[:SIMULATIONS[:ROLLOUT]], e.g. "
+             "ismcts:400:heuristic or ismcts:400@policies/corruption/champion.npz")
 
 
 def is_search_spec(spec: str) -> bool:
-    return spec.split(":", 1)[0] in SEARCHES
+    return spec.split("@", 1)[0].split(":", 1)[0] in SEARCHES
 
 
 def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
-    """The search bot a spec names; ValueError naming the fault and the form otherwise."""
+    """The search bot a spec names; ValueError naming the fault and the form otherwise (and
+    PolicyFileError for a guiding policy file that does not load)."""
+    spec, guide = spec.split("@", 1) if "@" in spec else (spec, None)
     name, *rest = spec.split(":")
     if len(rest) > 2:
         raise ValueError(f"agent spec {spec!r} has too many parts: use {SPEC_FORM}")
@@ -37,7 +43,16 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
         raise ValueError(
             f"agent spec {spec!r}: rollout {rollout!r} is not one of {ROLLOUTS}; use {SPEC_FORM}"
         )
-    return SEARCHES[name](env, seed=seed, simulations=int(sims), rollout=rollout)
+    budget = {"simulations": int(sims), "rollout": rollout}
+    if guide is None:
+        return SEARCHES[name](env, seed=seed, **budget)
+    if name != "ismcts":
+        raise ValueError(f"agent spec {spec}@...: only ismcts takes a guiding policy; use {SPEC_FORM}")
+    from ..policy import load_policy
+
+    if not Path(guide).is_file():
+        raise ValueError(f"agent spec {spec}@{guide}: the guiding policy {guide!r} is not a file; use {SPEC_FORM}")
+    return GuidedISMCTSAgent(env, load_policy(guide, env, seed=seed), seed=seed, **budget)
 
 
-__all__ = ["ISMCTSAgent", "PIMCAgent", "SEARCHES", "is_search_spec", "search_agent"]
+__all__ = ["GuidedISMCTSAgent", "ISMCTSAgent", "PIMCAgent", "SEARCHES", "is_search_spec", "search_agent"]

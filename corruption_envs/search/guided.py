@@ -1,0 +1,104 @@
+"""ISMCTS guided by a trained policy (spec `ismcts:SIMULATIONS@POLICY_FILE`): expert iteration's
+"search with the policy" (Anthony et al. 2017; AlphaZero's PUCT).
+
+The tree is the same single-observer ISMCTS tree (`ismcts.py`): one determinization from the acting
+seat's information set per iteration, availability counts, playouts to the end. Only the tree policy
+changes: at each node the seat to act in the determinization picks by PUCT,
+
+    Q(a) + c * P(a) * sqrt(N) / (1 + n(a)),
+
+where P is the policy's softmax over that seat's legal moves, computed once per node from its
+observation in the determinization where the node was first reached (a state drawn from the searching
+seat's information set, so the prior reads nothing the searcher cannot see), N is the visits of the
+node's legal children plus one, and an unvisited move counts Q = 1/2 (the mean of rank points at any
+player count). Plain ISMCTS expands every legal move once before it looks deeper, a budget that
+Corruption's 30-80 legal bids use up at the root; PUCT spends its simulations on the moves the policy
+rates, so the tree reaches the opponents' replies and the Phase III decisions.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..core import GameEnv, GameState
+from .ismcts import ISMCTSAgent
+
+UNVISITED_VALUE = 0.5  # rank points average 1/2 at every player count
+
+
+class GuidedNode:
+    """Statistics of the edge into this node, for the seat that chose it, and the prior of the seat
+    to act here."""
+
+    __slots__ = ("children", "player", "visits", "total", "avail", "prior")
+
+    def __init__(self, player: int) -> None:
+        self.children: dict[int, GuidedNode] = {}
+        self.player = player
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+        self.prior: np.ndarray | None = None  # unnormalized softmax over every action
+
+
+class GuidedISMCTSAgent(ISMCTSAgent):
+    """ISMCTS whose tree policy is PUCT with `policy` (a loaded policy file, `NumpyPolicy`) as the
+    prior; `c_puct` weighs the prior against the playouts' means. A mixture policy guides with the
+    member it draws for the game (at `seed`)."""
+
+    def __init__(self, env: GameEnv, policy: Any, seed: int | None = None, c_puct: float = 1.0,
+                 **budget: Any) -> None:
+        if not c_puct > 0:
+            raise ValueError(f"c_puct={c_puct}: give a weight > 0 for the policy's prior")
+        self.policy = policy
+        super().__init__(env, seed, **budget)  # simulations, rollout, time_limit
+        self.c_puct = c_puct
+
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        self.policy.seed(seed)
+
+    def _new_stats(self, me: int, legal: np.ndarray) -> GuidedNode:
+        return GuidedNode(me)
+
+    def _simulate(self, root: GuidedNode, state: GameState, done: int) -> None:
+        rules, c = self.view.env.rules, self.c_puct
+        node, path = root, []
+        while (p := rules.current_player(state)) >= 0:
+            mask = rules.legal_mask(state)
+            legal = np.flatnonzero(mask)
+            if node.prior is None:
+                # every action gets a weight, capped at the best legal one's and floored above zero:
+                # in other determinizations other moves of this seat may be legal here
+                z = self.policy.logits_with_prior(rules.observe(state, p), mask)
+                node.prior = np.exp(np.clip(z - z[legal].max(), -30.0, 0.0))
+            prior = node.prior[legal]
+            prior = (prior / prior.sum()).tolist()
+            legal = legal.tolist()
+            children = node.children
+            visited = 1
+            for a in legal:
+                if (ch := children.get(a)) is not None:
+                    ch.avail += 1
+                    visited += ch.visits
+            scale = c * math.sqrt(visited)
+            best, best_value = legal[0], -math.inf
+            for a, pa in zip(legal, prior):
+                ch = children.get(a)
+                value = (UNVISITED_VALUE + scale * pa if ch is None
+                         else ch.total / ch.visits + scale * pa / (1 + ch.visits))
+                if value > best_value:
+                    best, best_value = a, value
+            rules.apply(state, best)
+            child = children.get(best)
+            if child is None:  # a new node: one a simulation, then the playout
+                path.append(children.setdefault(best, GuidedNode(p)))
+                break
+            node = child
+            path.append(node)
+        points = self.playout.run(state)
+        for n in path:
+            n.visits += 1
+            n.total += points[n.player]
