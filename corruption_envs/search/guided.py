@@ -23,23 +23,18 @@ from typing import Any
 import numpy as np
 
 from ..core import GameEnv, GameState
-from .ismcts import ISMCTSAgent
+from .ismcts import ISMCTSAgent, Node
 
 UNVISITED_VALUE = 0.5  # rank points average 1/2 at every player count
 
 
-class GuidedNode:
-    """Statistics of the edge into this node, for the seat that chose it, and the prior of the seat
-    to act here."""
+class GuidedNode(Node):
+    """A tree node that also keeps the prior of the seat to act here."""
 
-    __slots__ = ("children", "player", "visits", "total", "avail", "prior")
+    __slots__ = ("prior",)
 
     def __init__(self, player: int) -> None:
-        self.children: dict[int, GuidedNode] = {}
-        self.player = player
-        self.visits = 0
-        self.total = 0.0
-        self.avail = 1
+        super().__init__(player)
         self.prior: np.ndarray | None = None  # unnormalized softmax over every action
 
 
@@ -60,45 +55,35 @@ class GuidedISMCTSAgent(ISMCTSAgent):
         super().seed(seed)
         self.policy.seed(seed)
 
-    def _new_stats(self, me: int, legal: np.ndarray) -> GuidedNode:
-        return GuidedNode(me)
+    def bind(self, env: GameEnv, seed: int | None = None) -> None:
+        self.policy.bind(env, seed)  # a policy with a prior bot builds it for the new env
+        super().bind(env, seed)
 
-    def _simulate(self, root: GuidedNode, state: GameState, done: int) -> None:
-        rules, c = self.view.env.rules, self.c_puct
-        node, path = root, []
-        while (p := rules.current_player(state)) >= 0:
-            mask = rules.legal_mask(state)
-            legal = np.flatnonzero(mask)
-            if node.prior is None:
-                # every action gets a weight, capped at the best legal one's and floored above zero:
-                # in other determinizations other moves of this seat may be legal here
-                z = self.policy.logits_with_prior(rules.observe(state, p), mask)
-                node.prior = np.exp(np.clip(z - z[legal].max(), -30.0, 0.0))
-            prior = node.prior[legal]
-            prior = (prior / prior.sum()).tolist()
-            legal = legal.tolist()
-            children = node.children
-            visited = 1
-            for a in legal:
-                if (ch := children.get(a)) is not None:
-                    ch.avail += 1
-                    visited += ch.visits
-            scale = c * math.sqrt(visited)
-            best, best_value = legal[0], -math.inf
-            for a, pa in zip(legal, prior):
-                ch = children.get(a)
-                value = (UNVISITED_VALUE + scale * pa if ch is None
-                         else ch.total / ch.visits + scale * pa / (1 + ch.visits))
-                if value > best_value:
-                    best, best_value = a, value
-            rules.apply(state, best)
-            child = children.get(best)
-            if child is None:  # a new node: one a simulation, then the playout
-                path.append(children.setdefault(best, GuidedNode(p)))
-                break
-            node = child
-            path.append(node)
-        points = self.playout.run(state)
-        for n in path:
-            n.visits += 1
-            n.total += points[n.player]
+    def _node(self, player: int) -> GuidedNode:
+        return GuidedNode(player)
+
+    def _select(self, node: GuidedNode, state: GameState, player: int, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        if node.prior is None:
+            # every action gets a weight, capped at the best legal one's and floored above zero:
+            # in other determinizations other moves of this seat may be legal here
+            z = self.policy.logits_with_prior(self.view.env.rules.observe(state, player), mask)
+            node.prior = np.exp(np.clip(z - z[legal].max(), -30.0, 0.0))
+        prior = node.prior[legal]
+        prior = (prior / prior.sum()).tolist()
+        legal = legal.tolist()
+        children = node.children
+        visited = 1
+        for a in legal:
+            if (ch := children.get(a)) is not None:
+                ch.avail += 1
+                visited += ch.visits
+        scale = self.c_puct * math.sqrt(visited)
+        best, best_value = legal[0], -math.inf
+        for a, pa in zip(legal, prior):
+            ch = children.get(a)
+            value = (UNVISITED_VALUE + scale * pa if ch is None
+                     else ch.total / ch.visits + scale * pa / (1 + ch.visits))
+            if value > best_value:
+                best, best_value = a, value
+        return best

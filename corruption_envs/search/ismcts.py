@@ -45,7 +45,7 @@ class ISMCTSAgent(SearchAgent):
         self.exploration = exploration
 
     def _new_stats(self, me: int, legal: np.ndarray) -> Node:
-        return Node(me)
+        return self._node(me)
 
     def _choose(self, root: Node) -> int:
         # most visits; ties (a small budget visits many moves once) to the better mean, then the
@@ -53,30 +53,40 @@ class ISMCTSAgent(SearchAgent):
         children = root.children
         return max(sorted(children), key=lambda a: (children[a].visits, children[a].total / children[a].visits))
 
+    def _node(self, player: int) -> Node:
+        return Node(player)
+
+    def _select(self, node: Node, state: GameState, player: int, mask: np.ndarray) -> int:
+        """The move `player` makes at `node` in this determinization (an untried one first), after
+        counting the availability of the legal children."""
+        legal = np.flatnonzero(mask).tolist()
+        children = node.children
+        untried = [a for a in legal if a not in children]
+        for a in legal:
+            if a in children:
+                children[a].avail += 1
+        if untried:
+            return untried[self.rng.integers(len(untried))] if len(untried) > 1 else untried[0]
+        c = self.exploration
+        best, best_value = legal[0], -math.inf
+        for a in legal:
+            ch = children[a]
+            value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+            if value > best_value:
+                best, best_value = a, value
+        return best
+
     def _simulate(self, root: Node, state: GameState, done: int) -> None:
-        rules, rng, c = self.view.env.rules, self.rng, self.exploration
+        rules = self.view.env.rules
         node, path = root, []
         while (p := rules.current_player(state)) >= 0:
-            legal = np.flatnonzero(rules.legal_mask(state)).tolist()
-            children = node.children
-            untried = [a for a in legal if a not in children]
-            for a in legal:
-                if a in children:
-                    children[a].avail += 1
-            if untried:
-                action = untried[rng.integers(len(untried))] if len(untried) > 1 else untried[0]
-                child = children[action] = Node(p)
-                rules.apply(state, action)
-                path.append(child)
+            action = self._select(node, state, p, rules.legal_mask(state))
+            rules.apply(state, action)
+            child = node.children.get(action)
+            if child is None:  # a new node: one a simulation, then the playout
+                path.append(node.children.setdefault(action, self._node(p)))
                 break
-            best, best_value = legal[0], -math.inf
-            for a in legal:
-                ch = children[a]
-                value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if value > best_value:
-                    best, best_value = a, value
-            node = children[best]
-            rules.apply(state, best)
+            node = child
             path.append(node)
         points = self.playout.run(state)
         for n in path:
