@@ -128,7 +128,7 @@ class NumpyPolicy:
         return np.where(legal, self.logits_with_prior(observation, action_mask, prior_bot), -np.inf)
 
     def logits_with_prior(self, observation: np.ndarray, action_mask: np.ndarray,
-                     prior_bot: Agent | None = None) -> np.ndarray:
+                          prior_bot: Agent | None = None) -> np.ndarray:
         """Logits of one observation with the prior's bonus on its bot's move, every action finite (a
         search reuses them where other moves are legal)."""
         z = self.logits(observation)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import GameEnv
+from ..policy import load_policy
 from .guided import GuidedISMCTSAgent
 from .ismcts import ISMCTSAgent
 from .pimc import PIMCAgent
@@ -48,8 +49,6 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
         return SEARCHES[name](env, seed=seed, **budget)
     if name != "ismcts":
         raise ValueError(f"agent spec {spec}@...: only ismcts takes a guiding policy; use {SPEC_FORM}")
-    from ..policy import load_policy
-
     if not Path(guide).is_file():
         raise ValueError(f"agent spec {spec}@{guide}: the guiding policy {guide!r} is not a file; use {SPEC_FORM}")
     return GuidedISMCTSAgent(env, load_policy(guide, env, seed=seed), seed=seed, **budget)

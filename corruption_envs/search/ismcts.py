@@ -82,11 +82,11 @@ class ISMCTSAgent(SearchAgent):
         while (p := rules.current_player(state)) >= 0:
             action = self._select(node, state, p, rules.legal_mask(state))
             rules.apply(state, action)
-            child = node.children.get(action)
-            if child is None:  # a new node: one a simulation, then the playout
-                path.append(node.children.setdefault(action, self._node(p)))
+            if action not in node.children:  # a new node: one a simulation, then the playout
+                node.children[action] = new = self._node(p)
+                path.append(new)
                 break
-            node = child
+            node = node.children[action]
             path.append(node)
         points = self.playout.run(state)
         for n in path:
