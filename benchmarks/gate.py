@@ -21,7 +21,10 @@ fails (exit 1) when the candidate is weaker with p < `--candidate-alpha` (0.05).
 
 Search report: after its checks, each champion plays one seat against ISMCTS bots in all others
 (`--search`, a small budget per game, two deals): one REPORT line (win rate with its interval, mean
-rank points, the search's CPU ms a move) that does not fail the gate.
+rank points, the search's CPU ms a move) that does not fail the gate. Where that search is ISMCTS, a
+second REPORT line seats the champion guiding the same search (`ismcts:N@champion.npz`, PUCT with the
+champion's move probabilities as the prior) against the same bots: how far searching with the policy
+takes it.
 
 A game without a champion file is reported as NO CHAMPION and does not fail the gate; a champion file
 that exists but does not load for its game fails it. Exit codes: 0 pass, 1 a check failed, 2 a
@@ -39,6 +42,7 @@ from typing import Sequence
 
 from corruption_envs.core.rewards import rank_points, win_shares
 from corruption_envs.registry import env_class
+from corruption_envs.search import can_be_guided
 
 from .stats import PairedTest, paired_t_test, wilson_interval
 from .tournament import GameRecord, Job, agent_problem, default_players, play_jobs, rotations
@@ -194,22 +198,27 @@ def mean_cpu_ms(records: Sequence[GameRecord], agent: int) -> float:
 
 
 def report_search(
-    game: str, policies: Path, search: str, deals: int, seed: int, workers: int, players: int | None
+    game: str, policies: Path, search: str, deals: int, seed: int, workers: int, players: int | None,
+    guided: bool = False,
 ) -> Check:
     """The champion in one seat, `search` bots in all others, every deal once per seat: a REPORT line
-    (win rate, points advantage, the search's CPU ms a move) that does not fail the gate."""
-    name = f"champion vs {search}"
+    (win rate, points advantage, the search's CPU ms a move) that does not fail the gate. `guided`
+    seats the champion guiding that search (`search@champion`) instead."""
     path = champion_path(game, policies)
+    seated = f"{search}@{path}" if guided else str(path)
+    name = f"champion guiding {search} vs {search}" if guided else f"champion vs {search}"
     n = gate_players(game, path, players)
-    problem = agent_problem(game, search, n)
-    if problem:
-        return Check(game, name, "ERROR", f"--search {search}: {problem}")
-    records = play_jobs(game, [str(path), search], seat_jobs(n, deals, seed), workers)
+    for spec in (search, seated):
+        problem = agent_problem(game, spec, n)
+        if problem:
+            return Check(game, name, "ERROR", f"--search {spec}: {problem}")
+    records = play_jobs(game, [seated, search], seat_jobs(n, deals, seed), workers)
     wr, lo, hi = win_rate(records)
     points = [p for pts in per_deal_points(records).values() for p in pts]
     detail = (f"{n}p, win rate {wr:.3f} [{lo:.3f}, {hi:.3f}] (1/n = {1 / n:.3f}), mean rank points "
               f"{sum(points) / len(points):.3f} (0.5 = par) over {len(records)} games; "
-              f"{search} {mean_cpu_ms(records, 1):.0f} CPU ms/move; a report, not a check")
+              f"{search} {mean_cpu_ms(records, 1):.0f} CPU ms/move"
+              + (f", the guided seat {mean_cpu_ms(records, 0):.0f}" if guided else "") + "; a report, not a check")
     return Check(game, name, "REPORT", detail)
 
 
@@ -321,9 +330,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   args.baselines or GAME_BASELINES.get(game, BASELINES)), t)
             if args.search != "none" and checks[-1].status in ("PASS", "FAIL"):
                 search, deals = SEARCH.get(game, DEFAULT_SEARCH)
-                t = time.perf_counter()
-                report([report_search(game, args.policies, args.search or search, args.search_deals or deals,
-                                      args.seed, args.workers, args.players)], t)
+                search, deals = args.search or search, args.search_deals or deals
+                for guided in (False, True) if can_be_guided(search) else (False,):
+                    t = time.perf_counter()
+                    report([report_search(game, args.policies, search, deals, args.seed, args.workers,
+                                          args.players, guided)], t)
     seconds = time.perf_counter() - start
     failed = [c for c in checks if c.status == "FAIL"]
     errors = [c for c in checks if c.status == "ERROR"]

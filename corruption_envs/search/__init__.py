@@ -27,6 +27,14 @@ def is_search_spec(spec: str) -> bool:
     return spec.split("@", 1)[0].split(":", 1)[0] in SEARCHES
 
 
+GUIDED = "ismcts"  # the one search a policy can guide
+
+
+def can_be_guided(spec: str) -> bool:
+    """A search spec without a guide yet, whose search takes one (`spec@POLICY_FILE` then works)."""
+    return "@" not in spec and spec.split(":", 1)[0] == GUIDED
+
+
 def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
     """The search bot a spec names; ValueError naming the fault and the form otherwise (and
     PolicyFileError for a guiding policy file that does not load)."""
@@ -47,11 +55,11 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
     budget = {"simulations": int(sims), "rollout": rollout}
     if guide is None:
         return SEARCHES[name](env, seed=seed, **budget)
-    if name != "ismcts":
+    if name != GUIDED:
         raise ValueError(f"agent spec {spec}@...: only ismcts takes a guiding policy; use {SPEC_FORM}")
     if not Path(guide).is_file():
         raise ValueError(f"agent spec {spec}@{guide}: the guiding policy {guide!r} is not a file; use {SPEC_FORM}")
     return GuidedISMCTSAgent(env, load_policy(guide, env, seed=seed), seed=seed, **budget)
 
 
-__all__ = ["GuidedISMCTSAgent", "ISMCTSAgent", "PIMCAgent", "SEARCHES", "is_search_spec", "search_agent"]
+__all__ = ["GuidedISMCTSAgent", "ISMCTSAgent", "PIMCAgent", "SEARCHES", "can_be_guided", "is_search_spec", "search_agent"]

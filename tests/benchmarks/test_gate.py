@@ -143,10 +143,36 @@ def test_search_report_is_one_line_per_champion_that_does_not_fail_the_gate(tmp_
     toy_policy(folder / TOY / "champion.npz", CHECK)
     code = gate.main(["--games", TOY, "--policies", str(folder), "--deals", "4", "--workers", "1",
                       "--baselines", CHECKER, "--search", "ismcts:16", "--search-deals", "3"])
-    lines = [line for line in capsys.readouterr().out.splitlines() if "champion vs" in line]
+    out = capsys.readouterr().out.splitlines()
+    lines = [line for line in out if "champion vs" in line]
     assert code == 1 and len(lines) == 2, lines
     assert lines[1].startswith("REPORT") and "champion vs ismcts:16" in lines[1] and "over 9 games" in lines[1]
     assert rank_points_of(lines[1]) < 0.5 and "CPU ms/move" in lines[1]
+    # then the champion guiding the same search, against the same bots
+    guided = [line for line in out if "champion guiding ismcts:16 vs ismcts:16" in line]
+    assert len(guided) == 1 and guided[0].startswith("REPORT") and "over 9 games" in guided[0], out
+    assert "the guided seat" in guided[0]
+
+
+def test_the_guided_report_seats_the_champion_guiding_the_search(policies):
+    # with one simulation the guided search plays the prior's favourite, the greedy champion's own move
+    # (tests/search/test_guided.py), so on the same deals against the same bots it scores exactly what
+    # the champion scores; a plain one-simulation search in that seat would not
+    alone = gate.report_search(TOY, policies, "ismcts:1", deals=3, seed=1, workers=1, players=3)
+    guided = gate.report_search(TOY, policies, "ismcts:1", deals=3, seed=1, workers=1, players=3, guided=True)
+    assert guided.status == "REPORT" and guided.name == "champion guiding ismcts:1 vs ismcts:1", guided.line()
+    assert guided.detail.split(";")[0] == alone.detail.split(";")[0]
+    coin = gate.play_jobs(TOY, ["ismcts:1", "ismcts:1"], gate.seat_jobs(3, 3, 1), 1)
+    assert sum(gate.per_deal_points(coin)[0]) != pytest.approx(sum(gate.per_deal_points(
+        gate.play_jobs(TOY, [f"ismcts:1@{gate.champion_path(TOY, policies)}", "ismcts:1"],
+                       gate.seat_jobs(3, 3, 1), 1))[0]))
+
+
+def test_only_an_unguided_ismcts_search_gets_a_guided_report(policies, capsys):
+    assert gate.main(["--games", TOY, "--policies", str(policies), "--deals", "30", "--workers", "1",
+                      "--baselines", "random", "--search", "pimc:2", "--search-deals", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "champion vs pimc:2" in out and "guiding" not in out
 
 
 def test_search_report_of_a_winning_champion_and_its_opt_out(policies, capsys):
