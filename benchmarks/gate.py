@@ -208,17 +208,18 @@ def report_search(
     seated = f"{search}@{path}" if guided else str(path)
     name = f"champion guiding {search} vs {search}" if guided else f"champion vs {search}"
     n = gate_players(game, path, players)
-    for spec in (search, seated):
+    for spec in (search, seated) if guided else (search,):  # the champion itself loaded in its checks
         problem = agent_problem(game, spec, n)
         if problem:
             return Check(game, name, "ERROR", f"--search {spec}: {problem}")
     records = play_jobs(game, [seated, search], seat_jobs(n, deals, seed), workers)
     wr, lo, hi = win_rate(records)
     points = [p for pts in per_deal_points(records).values() for p in pts]
+    cpu = f"{search} {mean_cpu_ms(records, 1):.0f} CPU ms/move"
+    if guided:
+        cpu += f", the guided seat {mean_cpu_ms(records, 0):.0f}"
     detail = (f"{n}p, win rate {wr:.3f} [{lo:.3f}, {hi:.3f}] (1/n = {1 / n:.3f}), mean rank points "
-              f"{sum(points) / len(points):.3f} (0.5 = par) over {len(records)} games; "
-              f"{search} {mean_cpu_ms(records, 1):.0f} CPU ms/move"
-              + (f", the guided seat {mean_cpu_ms(records, 0):.0f}" if guided else "") + "; a report, not a check")
+              f"{sum(points) / len(points):.3f} (0.5 = par) over {len(records)} games; {cpu}; a report, not a check")
     return Check(game, name, "REPORT", detail)
 
 

@@ -56,10 +56,11 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
     if guide is None:
         return SEARCHES[name](env, seed=seed, **budget)
     if name != GUIDED:
-        raise ValueError(f"agent spec {spec}@...: only ismcts takes a guiding policy; use {SPEC_FORM}")
+        raise ValueError(f"agent spec {spec}@...: only {GUIDED} takes a guiding policy; use {SPEC_FORM}")
     if not Path(guide).is_file():
         raise ValueError(f"agent spec {spec}@{guide}: the guiding policy {guide!r} is not a file; use {SPEC_FORM}")
     return GuidedISMCTSAgent(env, load_policy(guide, env, seed=seed), seed=seed, **budget)
 
 
-__all__ = ["GuidedISMCTSAgent", "ISMCTSAgent", "PIMCAgent", "SEARCHES", "can_be_guided", "is_search_spec", "search_agent"]
+__all__ = ["GuidedISMCTSAgent", "ISMCTSAgent", "PIMCAgent", "SEARCHES", "can_be_guided", "is_search_spec",
+           "search_agent"]
