@@ -1,0 +1,71 @@
+"""The Construction money account: every seat's score is its income, payments, gifts and keys, the
+figures are seeded, and bad input is one line (exit 2)."""
+import numpy as np
+import pytest
+
+from benchmarks import construction_economy as eco
+from corruption_envs.construction.tables import NUM_TURNS, keys_value
+
+GAMES = 12
+
+
+@pytest.fixture(scope="module")
+def random_games():
+    # random bots give gifts, get elected and pay investigations: every term of the account moves
+    return eco.play(["random"], 4, GAMES, seed=3)
+
+
+def test_every_score_is_income_minus_payments_plus_gifts_plus_keys(random_games):
+    rows = np.array(random_games.rows)
+    score, income, paid, gifts, keys = rows.T
+    assert np.array_equal(score, income - paid + gifts + np.vectorize(keys_value)(keys))
+    assert (gifts != 0).any() and (paid > 0).any() and (keys > 0).any()
+    per_game = rows.reshape(GAMES, 4, len(eco.SEAT_FIGURES))
+    assert (per_game[:, :, 3].sum(axis=1) == 0).all()  # a gift leaves one seat and reaches another
+
+
+def test_each_turn_elects_a_mayor_or_investigates(random_games):
+    per_game = np.array(random_games.rows).reshape(GAMES, 4, len(eco.SEAT_FIGURES))
+    assert random_games.mayors == per_game[:, :, 4].sum(axis=1).tolist()
+    assert all(0 <= m <= NUM_TURNS for m in random_games.mayors)
+    text = eco.report(random_games, ["random"])
+    mean = np.mean(random_games.mayors)
+    assert f"{mean:.2f} mayors elected and {NUM_TURNS - mean:.2f} investigations a game" in text
+
+
+def test_winners_are_the_seats_with_the_top_score(random_games):
+    scores = np.array(random_games.rows)[:, 0].reshape(GAMES, 4)
+    won = np.array(random_games.won).reshape(GAMES, 4)
+    assert np.array_equal(won, scores == scores.max(axis=1, keepdims=True))
+    assert random_games.means(winners=True)["score"] > random_games.means()["score"]
+
+
+def test_the_same_seed_gives_the_same_figures_and_another_seed_other_ones(random_games):
+    assert eco.play(["random"], 4, GAMES, seed=3).rows == random_games.rows
+    assert eco.play(["random"], 4, GAMES, seed=4).rows != random_games.rows
+
+
+def test_the_lineup_is_cycled_over_the_seats():
+    mixed = eco.play(["heuristic", "random"], 4, 4, seed=0)
+    assert mixed.agents.count("heuristic") == mixed.agents.count("random") == 8
+    # the heuristic never gives money away: its gifts net is only ever what it received
+    heuristic = [row for a, row in zip(mixed.agents, mixed.rows) if a == "heuristic"]
+    assert all(row[3] >= 0 for row in heuristic)
+    text = eco.report(mixed, ["heuristic", "random"])
+    assert "| heuristic | 8 |" in text and "| random | 8 |" in text
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["--agents", "nope"], "unknown agent 'nope'"),
+    (["--agents", "random", "--players", "9"], "num_players"),
+])
+def test_bad_input_is_one_line_naming_the_problem(capsys, argv, named):
+    assert eco.main([*argv, "--games", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and named in err
+
+
+def test_no_games_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        eco.main(["--agents", "random", "--games", "0"])
+    assert "--games 0: give at least 1 game" in capsys.readouterr().err
