@@ -23,6 +23,8 @@ from corruption_envs.bots import make_agent
 from corruption_envs.construction.state import GIFT, INCOME, PAYMENT
 from corruption_envs.construction.tables import NUM_TURNS, keys_value
 
+from .tournament.games import play as play_game
+
 SEAT_FIGURES = ("score", "income", "paid", "gifts", "keys")  # per seat and game, in $10k units (keys: count)
 
 
@@ -35,8 +37,12 @@ class Economy:
     won: list[bool] = field(default_factory=list)  # a shared first place counts as won
     mayors: list[int] = field(default_factory=list)  # per game
 
-    def means(self, spec: str | None = None, winners: bool = False) -> dict[str, float]:
+    def means(self, spec: str | None = None, winners: bool = False) -> dict[str, float] | None:
+        """Mean figures of `spec`'s seats (every seat: None), of its won games only with `winners`;
+        None when there is no such seat."""
         pick = [i for i, a in enumerate(self.agents) if (spec is None or a == spec) and (self.won[i] or not winners)]
+        if not pick:
+            return None
         table = np.array([self.rows[i] for i in pick], dtype=float)
         return {name: float(table[:, k].mean()) for k, name in enumerate(SEAT_FIGURES)}
 
@@ -63,12 +69,7 @@ def play(agents: list[str], players: int, games: int, seed: int) -> Economy:
     for g in range(games):
         seats = [(k + g) % players for k in range(players)]  # seat of lineup member k
         by_seat = {seat: k for k, seat in enumerate(seats)}
-        env.reset(seed=seed + g)
-        while not env.terminations[env.agent_selection]:
-            name = env.agent_selection
-            seen = env.observe(name)
-            bot = bots[by_seat[env.agent_name_mapping[name]]]
-            env.step(bot.act(seen["observation"], seen["action_mask"]))
+        play_game(env, [bots[by_seat[seat]] for seat in range(players)], seed + g)
         state, rules = env.unwrapped.game_state, env.unwrapped.rules
         scores = rules.scores(state)
         income, paid, gifts = seat_money(state.ledger, players)
@@ -84,9 +85,7 @@ def report(eco: Economy, specs: list[str]) -> str:
     head = "| agent | seats | score | income | paid to the city | gifts net | keys | winners' score / income / paid / keys |"
     lines = [head, "|---|---|---|---|---|---|---|---|"]
     for spec in dict.fromkeys(specs):
-        m = eco.means(spec)
-        won = any(w for a, w in zip(eco.agents, eco.won) if a == spec)
-        w = eco.means(spec, winners=True) if won else None
+        m, w = eco.means(spec), eco.means(spec, winners=True)
         seats = eco.agents.count(spec)
         best = "-" if w is None else f"{w['score']:.1f} / {w['income']:.1f} / {w['paid']:.1f} / {w['keys']:.2f}"
         lines.append(f"| {spec} | {seats} | {m['score']:.1f} | {m['income']:.1f} | {m['paid']:.1f} | "
