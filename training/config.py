@@ -67,9 +67,14 @@ def _players(v: Any) -> bool:
     )
 
 
+def _is_policy_file_name(v: Any) -> bool:
+    """The path of an exported policy file (read pickle-free; whether it loads is `check_bots`' to say)."""
+    return isinstance(v, str) and v.endswith(".npz")
+
+
 def _mix(v: Any) -> bool:
     return (
-        isinstance(v, dict) and all(k == "self" or is_bot_name(k) for k in v)
+        isinstance(v, dict) and all(k == "self" or is_bot_name(k) or _is_policy_file_name(k) for k in v)
         and all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 for x in v.values())
         and sum(v.values()) > 0
     )
@@ -121,7 +126,8 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "exploiter_steps": _with(_int(1), 50_000),
         "mix": Key(
             {"self": 0.6, "heuristic": 0.3, "random": 0.1}, _mix,
-            f"a map from 'self' (past snapshots) or a bot ({BOTS}) to non-negative weights, not all zero",
+            f"a map from 'self' (past snapshots), a bot ({BOTS}) or a policy file (.npz, e.g. a search clone "
+            "from training/search_clone.py, playing as its file says) to non-negative weights, not all zero",
         ),
     },
     "init": {  # warm start from a policy file: the actor starts as that policy (training/init_policy.py)
@@ -151,8 +157,8 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "seed": _with(_int(0), 12345),
         "baselines": Key(
             ["random", "heuristic"],
-            lambda v: isinstance(v, list) and len(v) > 0 and all(is_bot_name(b) for b in v),
-            f"a non-empty list of bots: {BOTS}",
+            lambda v: isinstance(v, list) and len(v) > 0 and all(is_bot_name(b) or _is_policy_file_name(b) for b in v),
+            f"a non-empty list of bots ({BOTS}) or policy files (.npz)",
         ),
     },
     "psro": {  # python -m training.psro (training/psro.py): the champion as a mixture of best responses

@@ -27,7 +27,7 @@ def test_set_overrides_dotted_keys_and_parses_yaml_values(toy_config_file):
     ("ppo.n_epochs=0", r"ppo.n_epochs=0 is not allowed; ppo.n_epochs must be an integer >= 1"),
     ("ppo.activation=gelu", r"ppo.activation='gelu'.*one of \['tanh', 'relu'\]"),
     ("run.players=[1, 9]", r"run.players=\[1, 9\] is not allowed; toy takes 2 to 4 players"),
-    ("pool.mix.bogus=1", r"pool.mix=.*is not allowed.*'self' \(past snapshots\) or a bot \('random', 'heuristic', 'expert'"),
+    ("pool.mix.bogus=1", r"pool.mix=.*is not allowed.*'self' \(past snapshots\), a bot \('random', 'heuristic', 'expert'.* or a policy file"),
     ("pool.mix.expert=1", r"pool.mix key 'expert' is not allowed: game 'toy' has no expert bot \(only corruption"),
     ("pool.mix.ismcts:0=1", r"pool.mix key 'ismcts:0' is not allowed: .*simulations '0' must be a whole number >= 1"),
     ("eval.baselines=[random, expert]", r"eval.baselines entry 'expert' is not allowed: game 'toy' has no expert"),
