@@ -3,9 +3,7 @@
 Specs (see `corruption_envs.bots.make_agent`): `ismcts`, `ismcts:400`, `ismcts:400:heuristic`,
 `pimc:200`, `pimc:200:heuristic`: the algorithm, simulations a move, and the playout policy
 (random by default). `ismcts:400@policies/corruption/champion.npz` is ISMCTS guided by a policy
-file's move probabilities (PUCT, `guided.py`) at every node of the tree, every seat's;
-`ismcts:400:own@FILE` guides only the searching seat's own moves and leaves the opponents' nodes to
-UCB1, the way plain ISMCTS opponents choose.
+file's move probabilities (PUCT, `guided.py`).
 """
 from __future__ import annotations
 
@@ -21,10 +19,8 @@ from .base import ROLLOUTS
 
 SEARCHES = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 DEFAULT_SIMULATIONS = 200
-SPEC_FORM = ("ismcts[:SIMULATIONS[:ROLLOUT]][[:own]@POLICY_FILE] or pimc[:SIMULATIONS[:ROLLOUT]], e.g. "
-             "ismcts:400:heuristic, ismcts:400@policies/corruption/champion.npz or "
-             "ismcts:400:own@policies/construction/champion.npz")
-OWN = "own"  # the guide steers the searching seat's nodes only
+SPEC_FORM = ("ismcts[:SIMULATIONS[:ROLLOUT]][@POLICY_FILE] or pimc[:SIMULATIONS[:ROLLOUT]], e.g. "
+             "ismcts:400:heuristic or ismcts:400@policies/corruption/champion.npz")
 
 
 def is_search_spec(spec: str) -> bool:
@@ -44,12 +40,6 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
     PolicyFileError for a guiding policy file that does not load)."""
     spec, guide = spec.split("@", 1) if "@" in spec else (spec, None)
     name, *rest = spec.split(":")
-    own = bool(rest) and rest[-1] == OWN
-    if own:
-        rest = rest[:-1]
-        if guide is None:
-            raise ValueError(f"agent spec {spec!r}: '{OWN}' says whose moves a policy guides, so it needs "
-                             f"one (@POLICY_FILE); use {SPEC_FORM}")
     if len(rest) > 2:
         raise ValueError(f"agent spec {spec!r} has too many parts: use {SPEC_FORM}")
     sims = rest[0] if rest else str(DEFAULT_SIMULATIONS)
@@ -69,7 +59,7 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
         raise ValueError(f"agent spec {spec}@...: only {GUIDED} takes a guiding policy; use {SPEC_FORM}")
     if not Path(guide).is_file():
         raise ValueError(f"agent spec {spec}@{guide}: the guiding policy {guide!r} is not a file; use {SPEC_FORM}")
-    return GuidedISMCTSAgent(env, load_policy(guide, env, seed=seed), seed=seed, guide_opponents=not own, **budget)
+    return GuidedISMCTSAgent(env, load_policy(guide, env, seed=seed), seed=seed, **budget)
 
 
 __all__ = ["GuidedISMCTSAgent", "ISMCTSAgent", "PIMCAgent", "SEARCHES", "can_be_guided", "is_search_spec",

@@ -44,18 +44,12 @@ class GuidedISMCTSAgent(ISMCTSAgent):
     member it draws for the game (at `seed`)."""
 
     def __init__(self, env: GameEnv, policy: Any, seed: int | None = None, c_puct: float = 1.0,
-                 guide_opponents: bool = True, **budget: Any) -> None:
+                 **budget: Any) -> None:
         if not c_puct > 0:
             raise ValueError(f"c_puct={c_puct}: give a weight > 0 for the policy's prior")
         self.policy = policy
         super().__init__(env, seed, **budget)  # simulations, rollout, time_limit
         self.c_puct = c_puct
-        self.guide_opponents = guide_opponents
-        self._me = -1
-
-    def _new_stats(self, me: int, legal: np.ndarray) -> GuidedNode:
-        self._me = me
-        return super()._new_stats(me, legal)
 
     def seed(self, seed: int | None) -> None:
         super().seed(seed)
@@ -69,8 +63,6 @@ class GuidedISMCTSAgent(ISMCTSAgent):
         return GuidedNode(player)
 
     def _select(self, node: GuidedNode, state: GameState, player: int, mask: np.ndarray) -> int:
-        if player != self._me and not self.guide_opponents:
-            return super()._select(node, state, player, mask)  # plain UCB1, as plain ISMCTS seats choose
         legal = np.flatnonzero(mask)
         if node.prior is None:
             # every action gets a weight, capped at the best legal one's and floored above zero:

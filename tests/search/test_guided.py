@@ -71,11 +71,8 @@ def test_the_spec_gives_the_budget_the_playout_and_the_guide():
     env = corruption_envs.env("corruption")
     bot = make_agent(f"ismcts:30:heuristic@{CHAMPION.format('corruption')}", env, seed=0)
     assert (type(bot), bot.simulations, bot.playout.policy) == (GuidedISMCTSAgent, 30, "heuristic")
-    assert bot.policy.meta["game"] == "corruption" and bot.guide_opponents
+    assert bot.policy.meta["game"] == "corruption"
     assert type(make_agent("ismcts:30", env, seed=0)) is ISMCTSAgent
-    own = make_agent(f"ismcts:30:heuristic:own@{CHAMPION.format('corruption')}", env, seed=0)
-    assert (own.simulations, own.playout.policy, own.guide_opponents) == (30, "heuristic", False)
-    assert make_agent(f"ismcts:own@{CHAMPION.format('corruption')}", env, seed=0).simulations == 200
 
 
 @pytest.mark.parametrize("spec, error, words", [
@@ -83,8 +80,6 @@ def test_the_spec_gives_the_budget_the_playout_and_the_guide():
     ("ismcts:5@policies/nowhere.npz", ValueError, "is not a file"),
     ("ismcts:0@policies/corruption/champion.npz", ValueError, "simulations '0'"),
     ("ismcts:5@policies/construction/champion.npz", PolicyFileError, "construction"),
-    ("ismcts:5:own", ValueError, "'own' says whose moves a policy guides, so it needs one"),
-    ("ismcts:5:random:own:own@policies/corruption/champion.npz", ValueError, "too many parts"),
 ])
 def test_a_bad_guided_spec_names_the_fault(spec, error, words):
     with pytest.raises(error, match=words):
@@ -102,23 +97,3 @@ def test_c_puct_must_be_positive():
     env = corruption_envs.env("corruption")
     with pytest.raises(ValueError, match="c_puct"):
         GuidedISMCTSAgent(env, load_policy(CHAMPION.format("corruption"), env), c_puct=0.0)
-
-
-def test_guiding_only_its_own_seat_leaves_the_opponents_nodes_to_ucb():
-    # the opponents' nodes then choose as plain ISMCTS seats do (every untried move first), where the
-    # champion's prior at every node keeps them to the few moves it rates
-    path = CHAMPION.format("construction")
-    env = corruption_envs.env("construction", num_players=4)
-    env.reset(seed=2)
-    me = env.agent_name_mapping[env.agent_selection]
-    breadth = {}
-    for guide in (True, False):
-        bot = make_agent(f"ismcts:300{'' if guide else ':own'}@{path}", env, seed=0)
-        roots = []
-        choose = bot._choose
-        bot._choose = lambda root: (roots.append(root), choose(root))[1]
-        decide(bot, env)
-        replies = [grand for child in roots[0].children.values() for grand in child.children.values()]
-        assert replies and all(r.player != me for r in replies)  # the next seat in order is an opponent
-        breadth[guide] = len(replies)
-    assert breadth[False] > 2 * breadth[True], breadth
