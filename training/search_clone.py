@@ -52,12 +52,16 @@ def play_one(game: str, search: str, against: str, seed: int, index: int, num_pl
     env.reset(seed=deal)
     seat_of = {a: i for i, a in enumerate(env.possible_agents)}
     obs, masks, actions = [], [], []
+    cpu, moves = [0.0] * num_players, [0] * num_players
     for name in env.agent_iter():
         seen, _, term, trunc, _ = env.last()
         if term or trunc:
             break
         seat = seat_of[name]
+        start = time.process_time()
         action = agents[seat].act(seen["observation"], seen["action_mask"])
+        cpu[seat] += time.process_time() - start
+        moves[seat] += 1
         if seat != hero:
             obs.append(np.array(seen["observation"], np.float32))
             masks.append(seen["action_mask"].astype(bool))
@@ -65,20 +69,21 @@ def play_one(game: str, search: str, against: str, seed: int, index: int, num_pl
         env.step(action)
     result = {"game": index, "against_seat": hero,
               "ranks": [float(env.infos[a]["rank"]) for a in env.possible_agents],
-              "scores": [float(env.infos[a]["score"]) for a in env.possible_agents]}
+              "scores": [float(env.infos[a]["score"]) for a in env.possible_agents],
+              "cpu_ms_per_move": [round(1000 * c / max(m, 1)) for c, m in zip(cpu, moves)]}
     return obs, masks, actions, result
 
 
 def collect(game: str, search: str, against: str, games: int, seed: int, out: Path,
-            num_players: int = 4) -> dict[str, Any]:
-    """Play `games` recorded games; writes `out` (the search decisions, rewritten after every game so
-    a stopped run keeps what it played) and `out`.json (each game's result)."""
+            num_players: int = 4, first: int = 0) -> dict[str, Any]:
+    """Play recorded games `first` .. `first + games - 1`; writes `out` (the search decisions, rewritten
+    after every game so a stopped run keeps what it played) and `out`.json (each game's result)."""
     env = corruption_envs.env(game, num_players=num_players)
     obs: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     actions: list[int] = []
     results = []
-    for index in range(games):
+    for index in range(first, first + games):
         t0 = time.monotonic()
         o, m, a, result = play_one(game, search, against, seed, index, num_players, env)
         obs += o
@@ -170,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--against", required=True, help="the agent in the one other seat, e.g. a champion file")
     c.add_argument("--games", type=int, required=True)
     c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--first", type=int, default=0, help="the first game's number (to play a run in parts)")
     c.add_argument("--players", type=int, default=4)
     c.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="fit a sampling policy file to recorded moves")
@@ -183,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "collect":
             for spec in (args.search, args.against):
                 make_agent(spec, corruption_envs.env(args.game, num_players=args.players), seed=0)
-            collect(args.game, args.search, args.against, args.games, args.seed, args.out, args.players)
+            collect(args.game, args.search, args.against, args.games, args.seed, args.out, args.players, args.first)
             return 0
         import torch
 

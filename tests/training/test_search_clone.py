@@ -108,3 +108,14 @@ def test_a_pool_and_the_baselines_take_a_policy_file_by_its_path(tmp_path):
         _, _, done, _, info = w.step(int(np.flatnonzero(w.action_masks())[0]))
     assert set(info["opponents"]) == {path}
     assert all(bot.sample for bot in w._bots.values())
+
+
+def test_a_run_played_in_parts_records_the_same_games(recorded, tmp_path):
+    out, summary = recorded
+    part = sc.collect(GAME, "ismcts:2", "random", games=1, seed=3, out=tmp_path / "part.npz", first=1)
+    assert part["games"][0]["ranks"] == summary["games"][1]["ranks"]
+    probe = corruption_envs.env(GAME).unwrapped
+    whole = sc.load_data([out], probe.observation_layout.size, probe.num_actions)
+    tail = sc.load_data([tmp_path / "part.npz"], probe.observation_layout.size, probe.num_actions)
+    assert np.array_equal(whole.actions[-len(tail):], tail.actions)
+    assert len(part["games"][0]["cpu_ms_per_move"]) == 4
