@@ -23,6 +23,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Sequence
 
 import numpy as np
@@ -136,6 +137,7 @@ def fit_clone(game: str, data: Demonstrations, source: str, epochs: int = 10, ba
               learning_rate: float = 1e-3, seed: int = 0, net_arch: Sequence[int] = (128, 128)) -> tuple[Any, dict]:
     """A fresh actor (tanh MLP) fitted to `data`; returns the sampling NumpyPolicy and the fit's
     held-out figures."""
+    import gymnasium as gym
     import torch
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
@@ -144,8 +146,6 @@ def fit_clone(game: str, data: Demonstrations, source: str, epochs: int = 10, ba
 
     torch.manual_seed(seed)
     probe = corruption_envs.env(game)
-    import gymnasium as gym
-
     space = gym.spaces.Box(0.0, 1.0, (probe.unwrapped.observation_layout.size,), np.float32)
     arch = list(net_arch)
     policy = MaskableActorCriticPolicy(space, gym.spaces.Discrete(probe.unwrapped.num_actions), lambda _: learning_rate,
@@ -157,13 +157,7 @@ def fit_clone(game: str, data: Demonstrations, source: str, epochs: int = 10, ba
     meta = {"game": game, "game_version": rules.version, "min_players": rules.min_players,
             "max_players": rules.max_players, "play": "sample",
             "clone_of": source, "decisions": len(data), **{k: round(v, 4) for k, v in stats.items()}}
-
-    class _Model:  # export_actor reads model.policy
-        pass
-
-    model = _Model()
-    model.policy = policy
-    return export_actor(model, "tanh", meta), stats
+    return export_actor(SimpleNamespace(policy=policy), "tanh", meta), stats  # it reads model.policy
 
 
 def main(argv: list[str] | None = None) -> int:
