@@ -1,0 +1,64 @@
+"""Batched engines: B games of one kind held as arrays and stepped together (pgx, EnvPool).
+
+    from corruption_envs import vector
+    engine = vector.make("corruption", num_envs=1024, num_players=4, seed=0)
+    batch = engine.reset()
+    batch = engine.step(actions)        # one action per game, legal in its batch.action_mask row
+
+Each game's engine is a second implementation of the rules in `corruption_envs/<game>/`, compiled with
+numba: observations and masks are exactly the AEC env's encoding, so a policy moves between the two
+unchanged, and `tests/vector/` holds the two to each other decision by decision. Needs numba
+(`pip install corruption-envs[vector]`); the AEC envs do not.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any, Sequence
+
+from .engine import Batch, VectorEngine
+
+# game name -> "module:class" of its batched engine (code registers engines, never a file)
+ENGINES: dict[str, str] = {
+    "corruption": "corruption_envs.vector.corruption:CorruptionEngine",
+    "corruptia": "corruption_envs.vector.corruptia:CorruptiaEngine",
+    "construction": "corruption_envs.vector.construction:ConstructionEngine",
+}
+
+
+def engine_class(game: str) -> type[VectorEngine]:
+    """The batched engine class of `game`."""
+    if game not in ENGINES:
+        raise ValueError(f"no batched engine for game {game!r}; games with one: {list(ENGINES)}")
+    module, name = ENGINES[game].split(":")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except ModuleNotFoundError as err:
+        if err.name == "numba":
+            raise ImportError(
+                "the batched engines need numba: pip install corruption-envs[vector]"
+            ) from None
+        raise
+
+
+def make(
+    game: str,
+    num_envs: int,
+    num_players: int | Sequence[int] | None = None,
+    seed: int | None = None,
+    **config: Any,
+) -> VectorEngine:
+    """A batched engine of `num_envs` games of `game`.
+
+    `num_players` is one count, or several: each new game then draws its count from them (one batch
+    serves every count, as the observations have the same size at every count). `config` takes the
+    AEC env's game options (`reward`, ...). Call `reset()` before the first `step()`.
+    """
+    return engine_class(game)(num_envs, num_players=num_players, seed=seed, **config)
+
+
+def list_games() -> list[str]:
+    """The games that have a batched engine."""
+    return list(ENGINES)
+
+
+__all__ = ["Batch", "ENGINES", "VectorEngine", "engine_class", "list_games", "make"]

@@ -1,0 +1,187 @@
+"""What every batched engine shares: the batch's arrays, seeding, action checks and outcomes.
+
+A game's engine subclasses `VectorEngine` and implements `_start(games)` (new games in those rows) and
+`_advance(actions)` (one legal action in every row), both writing straight into the batch's arrays.
+The arrays are allocated once: `reset()` and `step()` return views that the next call overwrites
+(copy what you keep), so stepping allocates nothing that grows with the batch.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, NamedTuple, Sequence
+
+import numpy as np
+
+from ..core.errors import IllegalActionError, NotResetError
+from ..core.layout import Layout
+from ..core.rewards import REWARD_MODES
+from ..core.rules import Rules
+
+
+class Batch(NamedTuple):
+    """The state of every game of a batch after `reset()` or `step()` (row i = game i).
+
+    A game that ended on the last step shows `terminated[i]`, its final `rewards`, `scores` and
+    `ranks` for every seat, and is already replaced by a new game: its row of `observation`,
+    `action_mask`, `current_player` and `num_players` is the new game's first decision.
+    """
+
+    observation: np.ndarray  # (B, D) float32: the acting seat's observation, as the AEC env's
+    action_mask: np.ndarray  # (B, A) int8: exactly the legal actions of the acting seat
+    current_player: np.ndarray  # (B,) int64: the seat to act
+    num_players: np.ndarray  # (B,) int64: the game's player count
+    rewards: np.ndarray  # (B, P) float32: per seat, nonzero only when the game ended on this step
+    terminated: np.ndarray  # (B,) bool: the game ended on this step (and was reset)
+    scores: np.ndarray  # (B, P) int64: final scores of the games that ended on this step
+    ranks: np.ndarray  # (B, P) float64: their 1-based ranks, ties sharing the mean place
+
+
+REWARD_CODES = {mode: i for i, mode in enumerate(REWARD_MODES)}  # how the kernels read config["reward"]
+
+
+class VectorEngine(ABC):
+    """B games of one game at once. Subclasses set `rules_class` and implement `_start`, `_advance`."""
+
+    rules_class: ClassVar[type[Rules]]
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int | Sequence[int] | None = None,
+        seed: int | None = None,
+        **config: Any,
+    ) -> None:
+        if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        counts = self._player_counts(num_players)
+        if config.get("illegal_action", "raise") != "raise":
+            raise ValueError(
+                "a batched engine raises IllegalActionError on an illegal action and changes nothing: "
+                "illegal_action='raise' is the only mode it takes"
+            )
+        config = {k: v for k, v in config.items() if k != "illegal_action"}
+        # one Rules per count: validates the options and gives the layouts (the same at every count)
+        self.rules = {n: self.rules_class(self.rules_class.make_config(num_players=n, **config)) for n in counts}
+        self.config = self.rules[counts[0]].config
+        self.player_counts = counts
+        self.num_envs = int(num_envs)
+        self.max_players = max(counts)
+        first = self.rules[counts[0]]
+        self.num_actions: int = first.num_actions
+        self.observation_layout: Layout = first.observation_layout
+        self.observation_size: int = first.observation_layout.size
+        self.reward_code = REWARD_CODES[self.config["reward"]]
+        B, P = self.num_envs, self.max_players
+        self._batch = Batch(
+            observation=np.zeros((B, self.observation_size), np.float32),
+            action_mask=np.zeros((B, self.num_actions), np.int8),
+            current_player=np.zeros(B, np.int64),
+            num_players=np.zeros(B, np.int64),
+            rewards=np.zeros((B, P), np.float32),
+            terminated=np.zeros(B, bool),
+            scores=np.zeros((B, P), np.int64),
+            ranks=np.zeros((B, P), np.float64),
+        )
+        self.game_seeds = np.zeros(B, np.int64)  # the seed each current game was dealt from
+        self._seeder = np.random.default_rng(seed)
+        self._started = False
+
+    def _player_counts(self, num_players: int | Sequence[int] | None) -> tuple[int, ...]:
+        r = self.rules_class
+        if num_players is None:
+            return (r.default_players,)
+        counts = (num_players,) if isinstance(num_players, (int, np.integer)) else tuple(num_players)
+        bad = [n for n in counts if not isinstance(n, (int, np.integer)) or not r.min_players <= n <= r.max_players]
+        if not counts or bad:
+            raise ValueError(
+                f"num_players={num_players!r}: {r.name} takes {r.min_players}-{r.max_players} players "
+                "(one count, or a list of counts to draw from per game)"
+            )
+        return tuple(sorted({int(n) for n in counts}))
+
+    # --- the batch --------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> Batch:
+        """Deal a new game in every row (reseeding the engine when `seed` is given)."""
+        if seed is not None:
+            self._seeder = np.random.default_rng(seed)
+        b = self._batch
+        b.rewards[:] = 0
+        b.terminated[:] = False
+        b.scores[:] = 0
+        b.ranks[:] = 0
+        self._start(np.arange(self.num_envs))
+        self._started = True
+        return b
+
+    def step(self, actions: Any) -> Batch:
+        """Play one action in every game: `actions[i]` for the seat on turn in game i.
+
+        Raises IllegalActionError, changing nothing, when the actions are not B integers each legal in
+        its game's `action_mask` row.
+        """
+        if not self._started:
+            raise NotResetError("this engine has no games yet: call reset(seed=...) first, then step()")
+        self._advance(self.check_actions(actions))
+        return self._batch
+
+    def check_actions(self, actions: Any) -> np.ndarray:
+        """`actions` as a (B,) int64 array, or IllegalActionError naming the games and actions at fault."""
+        a = np.asarray(actions)
+        B = self.num_envs
+        if a.shape != (B,):
+            raise IllegalActionError(
+                f"step() takes one action per game: an array of shape ({B},), got shape {a.shape}"
+            )
+        if not np.issubdtype(a.dtype, np.integer):
+            raise IllegalActionError(
+                f"actions must be integers (an int array of shape ({B},)), got dtype {a.dtype}"
+            )
+        a = a.astype(np.int64, copy=False)
+        out = np.flatnonzero((a < 0) | (a >= self.num_actions))
+        if out.size:
+            raise IllegalActionError(
+                f"actions out of range [0, {self.num_actions}) in games {_some(out)}: {_some(a[out])}"
+            )
+        bad = np.flatnonzero(self._batch.action_mask[np.arange(B), a] == 0)
+        if bad.size:
+            raise IllegalActionError(
+                f"illegal actions in games {_some(bad)}: {_some(a[bad])} are not in those games' "
+                "action_mask rows (engine.action_name(action) names one); nothing was played"
+            )
+        return a
+
+    def action_name(self, action: int) -> str:
+        """The AEC codec's name of `action`."""
+        return self.rules[self.player_counts[0]].action_name(int(action))
+
+    # --- seeding ----------------------------------------------------------------------------------
+    def _deal_seeds(self, games: np.ndarray) -> np.ndarray:
+        """New game seeds for rows `games`, drawn in row order as the AEC env's reset draws one: with
+        the same engine seed, row 0 of the first reset is `env.reset(seed=seed)`'s game."""
+        seeds = self._seeder.integers(2**63, size=len(games))
+        self.game_seeds[games] = seeds
+        return seeds
+
+    def _deal_counts(self, games: np.ndarray) -> np.ndarray:
+        """Player counts for new games in rows `games` (no draw when the engine has one count)."""
+        counts = self.player_counts
+        n = np.full(len(games), counts[0], np.int64) if len(counts) == 1 else \
+            np.asarray(counts, np.int64)[self._seeder.integers(len(counts), size=len(games))]
+        self._batch.num_players[games] = n
+        return n
+
+    # --- what a game implements ---------------------------------------------------------------------
+    @abstractmethod
+    def _start(self, games: np.ndarray) -> None:
+        """Deal new games in rows `games` (int64 indices) and write their first decision into the batch."""
+
+    @abstractmethod
+    def _advance(self, actions: np.ndarray) -> None:
+        """Apply one legal action per row, fill rewards / terminated / scores / ranks (zero where the
+        game goes on), and start new games (`_start`) in the rows that ended."""
+
+
+def _some(values: np.ndarray, limit: int = 10) -> str:
+    """The first `limit` values of an array, for an error message."""
+    shown = ", ".join(str(int(v)) for v in values[:limit])
+    return f"[{shown}{', ...' if len(values) > limit else ''}] ({len(values)} in all)"
