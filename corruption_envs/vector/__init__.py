@@ -18,17 +18,13 @@ from typing import Any, Sequence
 from .engine import Batch, VectorEngine
 
 # game name -> "module:class" of its batched engine (code registers engines, never a file)
-ENGINES: dict[str, str] = {
-    "corruption": "corruption_envs.vector.corruption:CorruptionEngine",
-    "corruptia": "corruption_envs.vector.corruptia:CorruptiaEngine",
-    "construction": "corruption_envs.vector.construction:ConstructionEngine",
-}
+ENGINES: dict[str, str] = {}
 
 
 def engine_class(game: str) -> type[VectorEngine]:
-    """The batched engine class of `game`."""
+    """The compiled batched engine class of `game`."""
     if game not in ENGINES:
-        raise ValueError(f"no batched engine for game {game!r}; games with one: {list(ENGINES)}")
+        raise ValueError(f"no compiled engine for game {game!r}; games with one: {list(ENGINES)}")
     module, name = ENGINES[game].split(":")
     try:
         return getattr(importlib.import_module(module), name)
@@ -45,14 +41,25 @@ def make(
     num_envs: int,
     num_players: int | Sequence[int] | None = None,
     seed: int | None = None,
+    engine: str = "auto",
     **config: Any,
 ) -> VectorEngine:
     """A batched engine of `num_envs` games of `game`.
 
     `num_players` is one count, or several: each new game then draws its count from them (one batch
     serves every count, as the observations have the same size at every count). `config` takes the
-    AEC env's game options (`reward`, ...). Call `reset()` before the first `step()`.
+    AEC env's game options (`reward`, ...). `engine`: "compiled" (numba), "reference" (the AEC rules
+    game by game, for any registered game) or "auto" (compiled where the game has one). Call `reset()`
+    before the first `step()`.
     """
+    if engine not in ("auto", "compiled", "reference"):
+        raise ValueError(f"engine={engine!r}: choose 'auto', 'compiled' or 'reference'")
+    if engine == "reference" or (engine == "auto" and game not in ENGINES):
+        from ..registry import game_module
+        from .reference import ReferenceEngine
+
+        rules_class = game_module(game).raw_env.rules_class
+        return ReferenceEngine(rules_class, num_envs, num_players=num_players, seed=seed, **config)
     return engine_class(game)(num_envs, num_players=num_players, seed=seed, **config)
 
 

@@ -21,8 +21,9 @@ from ..core.rules import Rules
 class Batch(NamedTuple):
     """The state of every game of a batch after `reset()` or `step()` (row i = game i).
 
-    A game that ended on the last step shows `terminated[i]`, its final `rewards`, `scores` and
-    `ranks` for every seat, and is already replaced by a new game: its row of `observation`,
+    A game that ended on the last step shows `terminated[i]`, its player count `ended_players[i]`,
+    and its final `rewards`, `scores` and `ranks` for its first `ended_players[i]` seats (the rest of
+    those rows is not part of it); it is already replaced by a new game: its row of `observation`,
     `action_mask`, `current_player` and `num_players` is the new game's first decision.
     """
 
@@ -34,6 +35,7 @@ class Batch(NamedTuple):
     terminated: np.ndarray  # (B,) bool: the game ended on this step (and was reset)
     scores: np.ndarray  # (B, P) int64: final scores of the games that ended on this step
     ranks: np.ndarray  # (B, P) float64: their 1-based ranks, ties sharing the mean place
+    ended_players: np.ndarray  # (B,) int64: the ended game's player count (0 where none ended)
 
 
 REWARD_CODES = {mode: i for i, mode in enumerate(REWARD_MODES)}  # how the kernels read config["reward"]
@@ -81,10 +83,16 @@ class VectorEngine(ABC):
             terminated=np.zeros(B, bool),
             scores=np.zeros((B, P), np.int64),
             ranks=np.zeros((B, P), np.float64),
+            ended_players=np.zeros(B, np.int64),
         )
+        self._counts_before = np.zeros(B, np.int64)
         self.game_seeds = np.zeros(B, np.int64)  # the seed each current game was dealt from
+        self.deal_index = np.full(B, -1, np.int64)  # which queued deal each row plays (-1: none)
         self._seeder = np.random.default_rng(seed)
         self._started = False
+        self._queued_seeds = np.zeros(0, np.int64)
+        self._queued_counts = np.zeros(0, np.int64)
+        self._queued = 0  # deals queued so far (the next queued deal's index)
 
     def _player_counts(self, num_players: int | Sequence[int] | None) -> tuple[int, ...]:
         r = self.rules_class
@@ -109,6 +117,7 @@ class VectorEngine(ABC):
         b.terminated[:] = False
         b.scores[:] = 0
         b.ranks[:] = 0
+        b.ended_players[:] = 0
         self._start(np.arange(self.num_envs))
         self._started = True
         return b
@@ -121,8 +130,12 @@ class VectorEngine(ABC):
         """
         if not self._started:
             raise NotResetError("this engine has no games yet: call reset(seed=...) first, then step()")
-        self._advance(self.check_actions(actions))
-        return self._batch
+        actions = self.check_actions(actions)
+        b = self._batch
+        np.copyto(self._counts_before, b.num_players)
+        self._advance(actions)
+        np.multiply(self._counts_before, b.terminated, out=b.ended_players)
+        return b
 
     def check_actions(self, actions: Any) -> np.ndarray:
         """`actions` as a (B,) int64 array, or IllegalActionError naming the games and actions at fault."""
@@ -155,18 +168,50 @@ class VectorEngine(ABC):
         return self.rules[self.player_counts[0]].action_name(int(action))
 
     # --- seeding ----------------------------------------------------------------------------------
+    def queue_deals(self, env_seeds: Sequence[int], num_players: Sequence[int] | int) -> None:
+        """Deal these games next, in order, before drawing any: deal k is the game that
+        `env(game, num_players=num_players[k]).reset(seed=env_seeds[k])` deals, and the row that plays
+        it shows `deal_index[row] == k` (counting every deal queued since the engine was made). A
+        match of seeded games meets the same deals as one played game by game on the AEC env."""
+        seeds = np.asarray(env_seeds, np.int64).reshape(-1)
+        counts = np.broadcast_to(np.asarray(num_players, np.int64), seeds.shape)
+        bad = sorted({int(n) for n in counts} - set(self.player_counts))
+        if bad:
+            raise ValueError(f"deals at {bad} players: this engine plays {list(self.player_counts)}; "
+                             "make it with num_players=[...] listing every count it will deal")
+        game_seeds = np.array([np.random.default_rng(int(s)).integers(2**63) for s in seeds], np.int64)
+        self._queued_seeds = np.concatenate([self._queued_seeds, game_seeds])
+        self._queued_counts = np.concatenate([self._queued_counts, counts])
+        self._queued += len(seeds)
+
+    @property
+    def deals_waiting(self) -> int:
+        """Queued deals that no row has started yet."""
+        return len(self._queued_seeds)
+
     def _deal_seeds(self, games: np.ndarray) -> np.ndarray:
-        """New game seeds for rows `games`, drawn in row order as the AEC env's reset draws one: with
-        the same engine seed, row 0 of the first reset is `env.reset(seed=seed)`'s game."""
-        seeds = self._seeder.integers(2**63, size=len(games))
+        """New game seeds for rows `games`: queued deals first, then drawn in row order as the AEC
+        env's reset draws one (with the same engine seed, row 0 of the first reset is
+        `env.reset(seed=seed)`'s game)."""
+        k = min(len(games), len(self._queued_seeds))
+        first = self._queued - len(self._queued_seeds)
+        seeds = np.concatenate([self._queued_seeds[:k], self._seeder.integers(2**63, size=len(games) - k)])
+        self._queued_seeds = self._queued_seeds[k:]
         self.game_seeds[games] = seeds
+        self.deal_index[games] = -1
+        self.deal_index[games[:k]] = np.arange(first, first + k)
         return seeds
 
     def _deal_counts(self, games: np.ndarray) -> np.ndarray:
-        """Player counts for new games in rows `games` (no draw when the engine has one count)."""
+        """Player counts for new games in rows `games`: queued deals' first, then drawn (no draw when
+        the engine has one count). Call before `_deal_seeds` for the same rows."""
+        k = min(len(games), len(self._queued_counts))
         counts = self.player_counts
-        n = np.full(len(games), counts[0], np.int64) if len(counts) == 1 else \
-            np.asarray(counts, np.int64)[self._seeder.integers(len(counts), size=len(games))]
+        rest = len(games) - k
+        drawn = np.full(rest, counts[0], np.int64) if len(counts) == 1 else \
+            np.asarray(counts, np.int64)[self._seeder.integers(len(counts), size=rest)]
+        n = np.concatenate([self._queued_counts[:k], drawn])
+        self._queued_counts = self._queued_counts[k:]
         self._batch.num_players[games] = n
         return n
 

@@ -15,20 +15,10 @@ from corruption_envs.core.errors import IllegalActionError, NotResetError  # noq
 B = 16
 
 
-def built_games():
-    """The games whose engine module exists (each game's engine lands with its differential test)."""
-    games = []
-    for game in vector.list_games():
-        try:
-            vector.engine_class(game)
-        except ModuleNotFoundError:
-            continue
-        games.append(game)
-    return games
+import corruption_envs  # noqa: E402
 
-
-GAMES = built_games()
-pytestmark = pytest.mark.skipif(not GAMES, reason="no batched engine is built yet")
+# every compiled engine, and the reference engine (the AEC rules game by game) of every game
+KINDS = [(g, "compiled") for g in vector.list_games()] + [(g, "reference") for g in corruption_envs.list_games()]
 
 
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -47,13 +37,15 @@ def play(engine, steps: int, seed: int) -> list[np.ndarray]:
     return trace
 
 
-@pytest.fixture(params=GAMES)
-def game(request):
-    return request.param
+@pytest.fixture(params=KINDS, ids=lambda kind: "-".join(kind))
+def made(request):
+    """make(game, ...) for this game and engine kind."""
+    game, engine = request.param
+    return lambda **kw: vector.make(game, engine=engine, **kw)
 
 
-def test_arrays_have_the_documented_shapes_and_types(game):
-    engine = vector.make(game, num_envs=B, seed=0)
+def test_arrays_have_the_documented_shapes_and_types(made):
+    engine = made(num_envs=B, seed=0)
     b = engine.reset()
     assert b.observation.shape == (B, engine.observation_size) and b.observation.dtype == np.float32
     assert b.action_mask.shape == (B, engine.num_actions) and b.action_mask.dtype == np.int8
@@ -62,21 +54,21 @@ def test_arrays_have_the_documented_shapes_and_types(game):
     assert not b.terminated.any()
 
 
-def test_the_same_seed_gives_the_same_games(game):
-    a = play(vector.make(game, num_envs=B, seed=0), 300, seed=3)
-    b = play(vector.make(game, num_envs=B, seed=99), 300, seed=3)  # reset(seed) reseeds
+def test_the_same_seed_gives_the_same_games(made):
+    a = play(made(num_envs=B, seed=0), 300, seed=3)
+    b = play(made(num_envs=B, seed=99), 300, seed=3)  # reset(seed) reseeds
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
 
 
-def test_games_end_with_outcomes_and_start_again(game):
-    engine = vector.make(game, num_envs=B, num_players=[3, 4], seed=1)
+def test_games_end_with_outcomes_and_start_again(made):
+    engine = made(num_envs=B, num_players=[3, 4], seed=1)
     rng = np.random.default_rng(1)
     batch = engine.reset()
     ended = 0
     for _ in range(3000):
         batch = engine.step(random_actions(batch.action_mask, rng))
         for i in np.flatnonzero(batch.terminated):
-            n = batch.num_players[i]
+            n = batch.ended_players[i]
             ended += 1
             assert np.isin(batch.ranks[i, :n], np.arange(1, n + 1, 0.5)).all()
             assert (batch.rewards[i, n:] == 0).all()
@@ -89,8 +81,8 @@ def test_games_end_with_outcomes_and_start_again(game):
     assert set(np.unique(batch.num_players)) <= {3, 4}
 
 
-def test_bad_actions_raise_and_change_nothing(game):
-    engine = vector.make(game, num_envs=B, seed=2)
+def test_bad_actions_raise_and_change_nothing(made):
+    engine = made(num_envs=B, seed=2)
     batch = engine.reset()
     before = (batch.observation.copy(), batch.action_mask.copy(), batch.current_player.copy())
     illegal = batch.action_mask.argmin(axis=1)  # a 0 in every row that has one
@@ -113,12 +105,36 @@ def test_bad_actions_raise_and_change_nothing(game):
         assert np.array_equal(batch.current_player, before[2]), name
 
 
-def test_step_before_reset_and_bad_config_say_what_to_do(game):
+def test_queued_deals_are_the_aec_envs_deals_in_order(made):
+    engine = made(num_envs=4, num_players=[3, 5], seed=0)
+    engine.queue_deals([11, 12, 13, 14, 15, 16], [3, 5, 3, 5, 3, 5])
+    batch = engine.reset()
+    assert engine.deal_index.tolist() == [0, 1, 2, 3] and engine.deals_waiting == 2
+    game = engine.rules_class.name
+    for row, (seed, n) in enumerate(zip([11, 12, 13, 14], [3, 5, 3, 5])):
+        env = corruption_envs.env(game, num_players=n)
+        env.reset(seed=seed)
+        seen = env.observe(env.agent_selection)
+        assert batch.num_players[row] == n
+        assert np.array_equal(batch.observation[row], seen["observation"])
+        assert np.array_equal(batch.action_mask[row], seen["action_mask"])
+    with pytest.raises(ValueError, match="this engine plays"):
+        engine.queue_deals([1], 4)
+
+
+def test_step_before_reset_and_bad_config_say_what_to_do(made):
     with pytest.raises(NotResetError, match="reset"):
-        vector.make(game, num_envs=2).step(np.zeros(2, np.int64))
+        made(num_envs=2).step(np.zeros(2, np.int64))
     with pytest.raises(ValueError, match="num_players"):
-        vector.make(game, num_envs=2, num_players=99)
+        made(num_envs=2, num_players=99)
     with pytest.raises(ValueError, match="num_envs"):
-        vector.make(game, num_envs=0)
-    with pytest.raises(ValueError, match="no batched engine"):
+        made(num_envs=0)
+    with pytest.raises(ValueError, match="illegal_action"):
+        made(num_envs=2, illegal_action="penalize")
+
+
+def test_make_names_what_it_cannot_build():
+    with pytest.raises(ValueError, match="unknown game"):
         vector.make("chess", num_envs=2)
+    with pytest.raises(ValueError, match="engine="):
+        vector.make("corruption", num_envs=2, engine="jax")
