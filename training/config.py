@@ -86,7 +86,7 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "timesteps": _with(_int(1), 1_000_000),
         "seed": _with(_int(0), 0),
         "n_envs": _with(_int(1, 256), 8),
-        "vec_env": _choice("dummy", "dummy", "subproc"),
+        "vec_env": _choice("dummy", "dummy", "subproc", "batched"),
         "torch_threads": _with(_int(1, 64), 1),
         # None: the game's default player count (filled in by `load`, as is eval.num_players)
         "players": Key(None, _players, "[min, max] player counts within the game's range"),
@@ -301,6 +301,8 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
             f"with a prior already plays the prior's moves and the warm start fits its critic on the prior's "
             f"games; set imitation.teacher={ppo['prior']!r}"
         )
+    if config["run"]["vec_env"] == "batched":
+        check_batched(config)
     if (config["run"]["n_envs"] * ppo["n_steps"]) % ppo["batch_size"]:
         raise ConfigError(
             f"config ppo.batch_size={ppo['batch_size']} must divide run.n_envs * ppo.n_steps = "
@@ -323,6 +325,24 @@ def check_bots(config: dict[str, Any]) -> None:
             make_agent(spec, probe, seed=0)
         except ValueError as e:
             raise ConfigError(f"config {where} is not allowed: {e}") from None
+
+
+def check_batched(config: dict[str, Any]) -> None:
+    """run.vec_env=batched plays every opponent on a batch: no duplicate play (it replays each deal with
+    the heuristic first) and no search bot (it plans on one AEC game)."""
+    from corruption_envs.search import is_search_spec
+
+    if config["ppo"]["reward_baseline"] != "none":
+        raise ConfigError(
+            f"config run.vec_env=batched with ppo.reward_baseline={config['ppo']['reward_baseline']!r} is not "
+            "allowed: duplicate play replays every deal game by game; set run.vec_env=dummy"
+        )
+    searches = [k for k in config["pool"]["mix"] if is_search_spec(k)]
+    if searches:
+        raise ConfigError(
+            f"config run.vec_env=batched with search bots {searches} in pool.mix is not allowed: a search "
+            "plans on one AEC game; set run.vec_env=dummy"
+        )
 
 
 def bot_option(config: dict[str, Any], key: str) -> str | None:

@@ -118,8 +118,9 @@ def build_model(config: dict[str, Any], venv: Any, out: Path) -> Any:
 
 
 def make_venv(config: dict[str, Any], pool: Any) -> Any:
-    """run.vec_env 'dummy': all envs in this process share `pool`; 'subproc': one process per env,
-    each with a replica of the pool that the trainer keeps in sync (snapshots, PFSP scores)."""
+    """run.vec_env 'batched': the n_envs games on one batched engine, opponents deciding in batches
+    (training/batched_env.py); 'dummy': all envs in this process share `pool`; 'subproc': one process
+    per env, each with a replica of the pool that the trainer keeps in sync (snapshots, PFSP scores)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     from .pool import OpponentPool
@@ -129,6 +130,11 @@ def make_venv(config: dict[str, Any], pool: Any) -> Any:
     players = tuple(run["players"])
     subproc = run["vec_env"] == "subproc"
     prior = cfg.bot_option(config, "prior")
+    if run["vec_env"] == "batched":
+        from .batched_env import BatchedSelfPlayVecEnv
+
+        return VecMonitor(BatchedSelfPlayVecEnv(config["game"], config["env"], players, pool, run["n_envs"],
+                                                seed=run["seed"] * 7919, prior=prior))
 
     def maker(i: int):
         def make() -> SelfPlayEnv:

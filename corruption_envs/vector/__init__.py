@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Sequence
 
-from .engine import Batch, VectorEngine
+from .engine import WAIT, Batch, VectorEngine
 
 # game name -> "module:class" of its batched engine (code registers engines, never a file)
 ENGINES: dict[str, str] = {}
@@ -68,4 +68,4 @@ def list_games() -> list[str]:
     return list(ENGINES)
 
 
-__all__ = ["Batch", "ENGINES", "VectorEngine", "engine_class", "list_games", "make"]
+__all__ = ["WAIT", "Batch", "ENGINES", "VectorEngine", "engine_class", "list_games", "make"]
