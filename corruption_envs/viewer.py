@@ -163,15 +163,19 @@ TEMPLATE = """<!DOCTYPE html>
    1200 px (+ border), scaled with its aspect ratio; the list fills the window's height below the
    caption and events. In a narrow window the list goes below the picture and the page scrolls. */
 html,body{height:100%}
-body{font:14px system-ui,sans-serif;margin:0;background:#f6f2e8;color:#1e1e1e;display:flex;flex-direction:column}
+body{font:14px system-ui,sans-serif;margin:0;background:#f6f2e8;color:#1e1e1e;
+display:flex;flex-direction:column}
 header{background:#282c34;color:#fff;padding:8px 12px}
 header h1{font-size:16px;margin:0 0 6px}
 #controls button,#controls select{font-size:14px;margin-right:4px}
-main{flex:1 1 0;min-height:0;overflow:auto;display:grid;grid-template-columns:minmax(0,1202px) minmax(300px,1fr);
-grid-template-rows:minmax(0,1fr);gap:12px;padding:10px;box-sizing:border-box}
+main{flex:1 1 0;min-height:0;overflow:auto;display:grid;
+grid-template-columns:minmax(0,1202px) minmax(300px,1fr);grid-template-rows:minmax(0,1fr);gap:12px;
+padding:10px;box-sizing:border-box}
 #right{min-width:0;display:flex;flex-direction:column;overflow-wrap:anywhere}
-#picture{border:1px solid #999;background:#fff;line-height:0}#picture img{display:block;width:100%;height:auto}
-#moves{flex:1 1 0;min-height:160px;overflow:auto;background:#fff;border:1px solid #999;margin:0;padding:0 0 0 40px}
+#picture{border:1px solid #999;background:#fff;line-height:0}
+#picture img{display:block;width:100%;height:auto}
+#moves{flex:1 1 0;min-height:160px;overflow:auto;background:#fff;border:1px solid #999;margin:0;
+padding:0 0 0 40px}
 #moves li{cursor:pointer}#moves li.current{background:#ffd700}
 #caption{font-weight:bold;font-size:16px}
 #right h3{margin:14px 0 6px}#events{margin:0}

@@ -68,7 +68,8 @@ def test_each_game_module_has_the_parallel_env_the_registry_hands_out(game, monk
     module = corruption_envs.game_module(game)
     par = module.parallel_env(num_players=3, reward="rank")
     assert isinstance(par, ParallelEnv) and isinstance(par.unwrapped, module.raw_env)
-    assert par.unwrapped.config["reward"] == "rank" and par.possible_agents == [f"player_{i}" for i in range(3)]
+    assert par.unwrapped.config["reward"] == "rank"
+    assert par.possible_agents == [f"player_{i}" for i in range(3)]
     monkeypatch.setattr(module, "parallel_env", lambda **config: ("the module's", config))
     assert corruption_envs.parallel_env(game, reward="rank") == ("the module's", {"reward": "rank"})
 

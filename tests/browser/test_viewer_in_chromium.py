@@ -130,9 +130,13 @@ def layout(b):
     list's and the picture's boxes (left, top, right, bottom), and the picture's size shown and its own
     (its bands' width and summed height)."""
     return b.js("""(() => {
-        const box = el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+        const box = el => {
+            const r = el.getBoundingClientRect();
+            return [r.left, r.top, r.right, r.bottom];
+        };
         const bands = [...document.querySelectorAll('#picture img')];
-        return {window: [innerWidth, innerHeight], scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth,
+        const page = document.documentElement;
+        return {window: [innerWidth, innerHeight], scroll: page.scrollWidth, client: page.clientWidth,
                 moves: box(document.getElementById('moves')), picture: box(bands[0].parentElement),
                 natural: [bands[0].naturalWidth, bands.reduce((h, i) => h + i.naturalHeight, 0)],
                 shown: [bands[0].getBoundingClientRect().width,
