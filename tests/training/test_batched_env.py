@@ -3,7 +3,7 @@ every game handed back on the learner's turn, paid at its end, with the pool's p
 import numpy as np
 import pytest
 
-from corruption_envs.core.rewards import pairwise_points, terminal_rewards, win_shares
+from corruption_envs.core.rewards import terminal_rewards, win_shares
 from corruption_envs.policy import NumpyPolicy
 from training import config as cfg
 from training.batched_env import BatchedSelfPlayVecEnv
@@ -48,27 +48,23 @@ def test_every_game_comes_back_on_the_learners_turn_and_pays_it_at_the_end():
 
 def test_the_learners_reward_is_its_seats_terminal_reward():
     venv = BatchedSelfPlayVecEnv("toy", {"num_rounds": 1}, (3, 3), bots_only(), B, seed=5)
-    checked = 0
-    engine = venv.engine
+    engine, checked = venv.engine, 0
     original = engine.step
 
-    def step(actions):  # remember each game's last outcome for every seat
+    def step(actions):  # each ended game's ranks and its learner's seat, before the row is reseated
         batch = original(actions)
         for row in np.flatnonzero(batch.terminated):
-            n = batch.ended_players[row]
-            keys = [(int(-r),) for r in batch.ranks[row, :n]]  # rank order as keys
-            step.last[row] = (terminal_rewards("win", keys, [0] * n), batch.ranks[row, :n].tolist())
+            step.last[row] = (batch.ranks[row, :3].tolist(), int(venv.seat[row]))
         return batch
 
     step.last = {}
     engine.step = step
     for rewards, dones, infos in run_steps(venv, 40, np.random.default_rng(1)):
         for row in np.flatnonzero(dones):
-            seat_rewards, ranks = step.last[row]
-            me = infos[row]["pool_points"] == [] and None
-            wins = [win_shares(ranks)[s] for s in range(3)]
-            assert any(rewards[row] == pytest.approx(r) and infos[row]["win"] == w
-                       for r, w in zip(seat_rewards, wins))
+            ranks, me = step.last[row]
+            expected = terminal_rewards("win", [(-r,) for r in ranks], [0, 0, 0])[me]
+            assert rewards[row] == pytest.approx(expected)
+            assert infos[row]["win"] == win_shares(ranks)[me]
             checked += 1
     assert checked > B
 
