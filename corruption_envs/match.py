@@ -18,8 +18,9 @@ import numpy as np
 from . import vector
 from .core.agents import Agent
 
-# called with (game indices, their seats' agent indices, observations, masks, actions) at each step
-Observer = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], None]
+# called at each step with (game indices, the seats on turn, observations, masks, the agents' actions);
+# it may return other legal actions to play instead (exploration), or None
+Observer = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], "np.ndarray | None"]
 
 
 @dataclass
@@ -52,7 +53,8 @@ def play_match(
     engine: str = "auto",
     observer: Observer | None = None,
 ) -> MatchResults:
-    """Play every game to its end (see the module docstring); `observer`, when given, sees every decision."""
+    """Play every game to its end (see the module docstring); `observer`, when given, sees every
+    decision of the scored games and may replace the moves played."""
     counts = np.array([len(lineup) for lineup in lineups], np.int64)
     G, P = len(counts), int(counts.max())
     if len(env_seeds) != G:
@@ -81,7 +83,9 @@ def play_match(
                 actions[rows] = act_rows(agent, batch.observation[rows], batch.action_mask[rows])
         rows = np.flatnonzero(live)
         if observer is not None:
-            observer(deal[rows], who[rows], batch.observation[rows], batch.action_mask[rows], actions[rows])
+            played = observer(deal[rows], seat[rows], batch.observation[rows], batch.action_mask[rows], actions[rows])
+            if played is not None:
+                actions[rows] = played
         np.add.at(out.decisions, deal[rows], 1)
         np.add.at(out.moves, (deal[rows], seat[rows]), 1)
         batch = eng.step(actions)
