@@ -1,0 +1,1068 @@
+"""The batched engine of Construction & Corruption: B games as int32 rows, stepped by numba kernels.
+
+The rules are those of `corruption_envs/construction/` (rules.py, cards.py, money.py), rewritten over
+flat arrays; the observation and the mask are the AEC encoding (observer.py, `legal_mask`) bit for bit.
+
+Chance. The deal (the contract stack, the investigation deck, the First Player roll) is drawn in Python
+from `np.random.default_rng(seed)` exactly as `rules.new_game` draws it, so every row starts the very
+game the AEC env deals from the same seed (`engine.game_seeds[i]`; `queue_deals` meets the AEC env's
+deals). The chance of play (the logos of the investigation dice, Cut & Paste's random card, the
+reshuffle of the discard pile) cannot come from numpy's generator inside a kernel: each row draws it
+from its own splitmix64 stream, seeded with the same game seed. `ChanceStream(seed)` is that stream as
+the generator the AEC rules call during play (`integers`, `binomial`, `permutation`, built on the
+kernels' own draw functions), so
+
+    state = rules.new_game(np.random.default_rng(seed)); state.rng = ChanceStream(seed)
+
+is game i of the engine decision for decision (tests/vector/test_construction.py holds the two to
+each other). Logos are rolled die by die (a logo when a d6 shows one of the die's logo faces), the
+binomial the rules ask for.
+
+The game tables, the action layout and the observation offsets reach the kernels as arguments (`_Game`),
+never as compiled-in globals, so an edit of tables.py, codec.py or observer.py cannot be hidden by
+numba's cache; only the enumerations of the state (phases, card types) are compiled in, and the
+import-time checks below fail loudly if those move.
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Sequence
+
+import numba as nb
+import numpy as np
+
+from ..construction import ConstructionRules, codec, observer, tables
+from ..construction.state import CARDS, MAYOR, OVER, PAY, PLACE, VOTE, State
+from ..construction.tables import (
+    BIG_PAPA, CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, RED_ALERT, REVENUE_QUEBEC, SNITCH, SPIC_N_SPAN,
+)
+from .engine import VectorEngine
+from .outcome import write_outcome
+
+P = tables.MAX_PLAYERS  # seats in a row (the observation pads to 7 too)
+C = tables.NUM_CONTRACTS
+T = tables.NUM_CARD_TYPES
+D = tables.NUM_CARDS
+Y = tables.NUM_TURNS
+
+# --- one game's row: named offsets into an int32 vector --------------------------------------------
+_size = 0
+
+
+def _field(width: int = 1) -> int:
+    """The offset of the next `width` ints of a row."""
+    global _size
+    start = _size
+    _size += width
+    return start
+
+
+N, TURN, PHASE, ACTOR, FIRST, MAYOR_SEAT, CITY_LEFT, FEST_LEFT = (_field() for _ in range(8))
+CUT_USED, PASSES, INVESTIGATED, LAST_MAYOR = (_field() for _ in range(4))
+STACK_HEAD, STACK_LEN, DECK_POS, DECK_LEN, PAY_POS, PAY_LEN = (_field() for _ in range(6))
+STACK = _field(C)  # a ring of contract ids: top at STACK_HEAD, completed contracts join the bottom
+OWNER, CORRUPTION, CITY, FESTIVAL = (_field(C) for _ in range(4))
+WORKERS = _field(C * P)  # workers[c][p]
+CASH, KEYS, TO_PLACE, PASSED, GIFTS_LEFT, VOTES = (_field(P) for _ in range(6))
+HAND = _field(P * T)  # hand[p][t]
+DECK = _field(D)  # card types, DECK[DECK_POS] on top
+DISCARD = _field(T)
+KNOWN = _field(P * P * T)  # known[o][q][t]
+MERDE, RED, LOGOS, PAID_PERCENT = (_field(P) for _ in range(4))
+LAST_VOTES = _field(P + 1)  # per seat, then the Outsider
+LAST_BALLOTS, PUB_CASH = (_field(P) for _ in range(2))
+GIFT_CNT, GIFT_AMT = (_field(P * 2 * P) for _ in range(2))  # [q][o] received from o, [q][P + o] given to o
+PAYMENTS = _field(P)  # seats still to pay, in order, from PAY_POS
+ROW_SIZE = _size
+
+# action kinds (the codec's block names, in codec order) and observation pieces (the layout's order)
+KINDS = ("place", "pass", "gift", "vote", "outsider", "city", "festival", "big_papa", "cut_and_paste",
+         "deep_merde", "la_greve", "red_alert", "revenue_quebec", "spic_n_span", "snitch", "pay_fixed",
+         "pay_percent")
+(A_PLACE, A_PASS, A_GIFT, A_VOTE, A_OUTSIDER, A_CITY, A_FESTIVAL, A_BIG_PAPA, A_CUT, A_MERDE, A_GREVE,
+ A_RED, A_REVENUE, A_SPIC, A_SNITCH, A_PAY_FIXED, A_PAY_PERCENT) = range(len(KINDS))
+PIECES = ("phase", "year", "num_players", "first_player", "to_act", "mayor", "mayor_supply", "my_cash",
+          "my_hand", "my_vote", "known_cards", "seats", "contracts", "contract_workers", "last_ballots",
+          "table", "discard")
+(O_PHASE, O_YEAR, O_NUM_PLAYERS, O_FIRST, O_TO_ACT, O_MAYOR, O_SUPPLY, O_CASH, O_HAND, O_VOTE, O_KNOWN,
+ O_SEATS, O_CONTRACTS, O_WORKERS, O_BALLOTS, O_TABLE, O_DISCARD) = range(len(PIECES))
+SEAT_FEATURES = ("present", "contracts", "corruption", "to_place", "passed", "has_voted", "keys",
+                 "hand_size", "deep_merde", "red_alert", "logos", "paid_percent", "gifts_left", "cash_known",
+                 "unseen_gifts_in", "unseen_gifts_out", "last_votes_received", "last_mayor", "payment_pending")
+NF = len(SEAT_FEATURES)
+CF = observer.CONTRACT_FEATURES
+
+
+class _Game(NamedTuple):
+    """Everything a kernel reads besides the rows: the tables, the layouts and the config."""
+
+    player_workers: np.ndarray
+    city_workers: np.ndarray
+    logo_cost: np.ndarray
+    festivals: np.ndarray  # per player count
+    keys_value: np.ndarray  # per number of keys
+    card_counts: np.ndarray
+    logo_faces: np.ndarray  # white, black, red
+    gift_amounts: np.ndarray
+    kind: np.ndarray  # per action: its KINDS index, and its fields x, y
+    x: np.ndarray
+    y: np.ndarray
+    start: np.ndarray  # per kind: its first action
+    pair_a: np.ndarray  # codec.PAIRS
+    pair_b: np.ndarray
+    obs_at: np.ndarray  # per piece: its first feature
+    pay_per_contract: int
+    vacation_pay: int
+    max_contracts: int
+    big_papa_festivals: int
+    big_papa_city_workers: int
+    festival_pieces: int
+    city_worker_pieces: int
+    spic_removes: int
+    die_faces: int
+    money_scale: float
+    threshold: int  # config
+    max_gifts: int
+    investigation_gifts: bool
+    secret_gifts: bool
+    red_per_contract: bool
+    first_player_passes: bool
+    reward_code: int
+
+
+def _action_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each action's kind and fields (contract, seat, amount / seat, pair), and each kind's first action."""
+    A = codec.NUM_ACTIONS
+    kind, x, y = np.zeros(A, np.int64), np.zeros(A, np.int64), np.zeros(A, np.int64)
+    start = np.full(len(KINDS), -1, np.int64)
+    for a, (name, f) in enumerate(codec.ACTIONS.decoded):
+        k = KINDS.index(name)
+        kind[a] = k
+        if start[k] < 0:
+            start[k] = a
+        if "pair" in f:
+            x[a], y[a] = f["pair"]
+        elif "amount" in f:
+            x[a], y[a] = f["amount"], f["seat"]
+        else:
+            x[a] = f.get("contract", f.get("seat", 0))
+    # the masks address actions as start + field: hold the codec to that
+    pairs = {p: i for i, p in enumerate(codec.PAIRS)}
+    for a in range(A):
+        k = kind[a]
+        local = {A_GIFT: x[a] * len(codec.OFFSETS) + y[a] - 1, A_VOTE: x[a], A_CUT: x[a] - 1,
+                 A_MERDE: x[a] - 1, A_RED: x[a] - 1}.get(k, x[a])
+        if k in (A_REVENUE, A_SNITCH):
+            local = pairs[(x[a], y[a])]
+        if k in (A_PASS, A_OUTSIDER, A_BIG_PAPA, A_GREVE, A_PAY_FIXED, A_PAY_PERCENT):
+            local = 0
+        assert start[k] + local == a, f"codec action {a} is not where the engine's masks put it"
+    return kind, x, y, start
+
+
+def _check_layouts() -> np.ndarray:
+    """The observation offsets per piece, after checking the layout is the one the kernels write."""
+    lay = observer.build_layout()
+    expected = {"seats": (P, NF), "contracts": (C, CF), "contract_workers": (C, P), "known_cards": (P - 1, T),
+                "last_ballots": (P, P + 1), "my_vote": (P + 1,), "table": (4,), "discard": (T,)}
+    if tuple(lay) != PIECES or tuple(observer.SEAT_FEATURES) != SEAT_FEATURES or CF != 12 or any(
+            lay.shapes[k] != v for k, v in expected.items()):
+        raise ImportError("construction's observation layout changed: update corruption_envs/vector/"
+                          "construction.py (PIECES, SEAT_FEATURES, _observe) to match observer.py")
+    if (PLACE, VOTE, MAYOR, CARDS, PAY, OVER) != tuple(range(6)) or (
+            BIG_PAPA, CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, RED_ALERT, REVENUE_QUEBEC, SPIC_N_SPAN, SNITCH
+    ) != tuple(range(T)):
+        raise ImportError("construction's phases or card types were renumbered: update the engine")
+    return np.array([lay[name].start for name in PIECES], np.int64)
+
+
+_KIND, _X, _Y, _START = _action_tables()
+_OBS_AT = _check_layouts()
+
+
+def _game_constants(config: dict[str, Any], reward_code: int) -> _Game:
+    ints = lambda values: np.asarray(values, np.int64)  # noqa: E731
+    return _Game(
+        player_workers=ints(tables.PLAYER_WORKERS), city_workers=ints(tables.CITY_WORKERS),
+        logo_cost=ints(tables.LOGO_COST), festivals=ints([tables.festivals(n) for n in range(P + 1)]),
+        keys_value=ints([tables.keys_value(k) for k in range(Y + 1)]), card_counts=ints(tables.CARD_COUNTS),
+        logo_faces=ints(tables.LOGO_FACES), gift_amounts=ints(tables.GIFT_AMOUNTS),
+        kind=_KIND, x=_X, y=_Y, start=_START,
+        pair_a=ints([a for a, _ in codec.PAIRS]), pair_b=ints([b for _, b in codec.PAIRS]), obs_at=_OBS_AT,
+        pay_per_contract=tables.PAY_PER_CONTRACT, vacation_pay=tables.VACATION_PAY,
+        max_contracts=tables.MAX_CONTRACTS, big_papa_festivals=tables.BIG_PAPA_FESTIVALS,
+        big_papa_city_workers=tables.BIG_PAPA_CITY_WORKERS, festival_pieces=tables.FESTIVAL_PIECES,
+        city_worker_pieces=tables.CITY_WORKER_PIECES, spic_removes=tables.SPIC_N_SPAN_REMOVES,
+        die_faces=tables.DIE_FACES, money_scale=observer.MONEY_SCALE,
+        threshold=tables.COMPLETION_WORKERS[config["completion"]], max_gifts=config["max_gifts"],
+        investigation_gifts=config["investigation_gifts"], secret_gifts=config["secret_gifts"],
+        red_per_contract=config["red_alert"] == "per_contract",
+        first_player_passes=config["first_player_passes"], reward_code=reward_code,
+    )
+
+
+# --- chance: one splitmix64 stream per row ------------------------------------------------------------
+@nb.njit(cache=True)
+def _next_u64(rng, i):  # pragma: no cover - compiled
+    z = rng[i] + np.uint64(0x9E3779B97F4A7C15)
+    rng[i] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True)
+def _below(rng, i, k):  # pragma: no cover - compiled
+    """A uniform integer in [0, k) (k < 2**32) from row i's stream."""
+    return np.int64(((_next_u64(rng, i) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
+
+
+@nb.njit(cache=True)
+def _permute(rng, i, out, k):  # pragma: no cover - compiled
+    """out[:k] = a uniform permutation of 0..k-1 (Fisher-Yates from the top)."""
+    for j in range(k):
+        out[j] = j
+    for j in range(k - 1, 0, -1):
+        r = _below(rng, i, j + 1)
+        t = out[j]
+        out[j] = out[r]
+        out[r] = t
+
+
+@nb.njit(cache=True)
+def _logos(rng, i, dice, faces, die_faces):  # pragma: no cover - compiled
+    """Logos on `dice` dice that show a logo on `faces` of their `die_faces` faces."""
+    hits = 0
+    for _ in range(dice):
+        if _below(rng, i, die_faces) < faces:
+            hits += 1
+    return hits
+
+
+class ChanceStream:
+    """A row's chance stream of play as the generator the AEC rules call (`state.rng`): the same draws.
+
+    Offers only the calls the construction rules make once the game is dealt.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.state = np.array([seed], np.uint64)
+
+    def integers(self, high: int) -> int:
+        """A uniform integer in [0, high) (cards.cut_and_paste's random card)."""
+        return int(_below(self.state, 0, int(high)))
+
+    def binomial(self, n: int, p: float) -> int:
+        """Logos on n dice that show one on a fraction p of their faces (rules.roll_dice)."""
+        faces = round(p * tables.DIE_FACES)
+        if abs(faces / tables.DIE_FACES - p) > 1e-12:
+            raise ValueError(f"binomial({n}, {p}): the engine rolls dice, p must be a multiple of "
+                             f"1/{tables.DIE_FACES}")
+        return int(_logos(self.state, 0, int(n), faces, tables.DIE_FACES))
+
+    def permutation(self, k: int) -> np.ndarray:
+        """A uniform permutation of range(k) (cards.draw's reshuffle)."""
+        out = np.empty(k, np.int64)
+        _permute(self.state, 0, out, int(k))
+        return out
+
+
+DECK_CARDS = np.array([t for t, k in enumerate(tables.CARD_COUNTS) for _ in range(k)], np.int64)
+
+
+def deal(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """The stack, the deck and the First Player that `rules.new_game(rng)` deals, drawn in its order."""
+    stack = rng.permutation(C)
+    deck = DECK_CARDS[rng.permutation(D)]
+    rolling = np.arange(n)
+    while True:  # rules._setup_roll: the highest two-dice total, the tied highest roll again
+        totals = rng.integers(1, tables.DIE_FACES + 1, (len(rolling), tables.SETUP_DICE)).sum(axis=1)
+        rolling = rolling[totals == totals.max()]
+        if len(rolling) == 1:
+            return stack, deck, int(rolling[0])
+
+
+# --- money (money.py) -------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _known_now(s, p, value):  # pragma: no cover - compiled
+    s[PUB_CASH + p] = value
+    for o in range(2 * P):
+        s[GIFT_CNT + 2 * P * p + o] = 0
+        s[GIFT_AMT + 2 * P * p + o] = 0
+
+
+@nb.njit(cache=True)
+def _income(s, p, amount):  # pragma: no cover - compiled
+    s[CASH + p] += amount
+    s[PUB_CASH + p] += amount
+
+
+@nb.njit(cache=True)
+def _pay(s, p, due):  # pragma: no cover - compiled
+    """p pays `due` to the city, or all it has (then everyone knows its cash is 0)."""
+    paid = min(due, s[CASH + p])
+    s[CASH + p] -= paid
+    s[PUB_CASH + p] -= paid
+    if paid < due:
+        _known_now(s, p, 0)
+
+
+@nb.njit(cache=True)
+def _gift(s, g, giver, receiver, amount):  # pragma: no cover - compiled
+    s[CASH + giver] -= amount
+    s[CASH + receiver] += amount
+    if g.secret_gifts:
+        s[GIFT_CNT + 2 * P * receiver + giver] += 1
+        s[GIFT_AMT + 2 * P * receiver + giver] += amount
+        s[GIFT_CNT + 2 * P * giver + P + receiver] += 1
+        s[GIFT_AMT + 2 * P * giver + P + receiver] += amount
+    else:
+        s[PUB_CASH + giver] -= amount
+        s[PUB_CASH + receiver] += amount
+    s[GIFTS_LEFT + giver] -= 1
+
+
+@nb.njit(cache=True)
+def _reveal(s, p):  # pragma: no cover - compiled
+    _known_now(s, p, s[CASH + p])
+
+
+# --- cards (cards.py) -------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _hand_size(s, p):  # pragma: no cover - compiled
+    total = 0
+    for t in range(T):
+        total += s[HAND + T * p + t]
+    return total
+
+
+@nb.njit(cache=True)
+def _draw(s, rng, i, p):  # pragma: no cover - compiled
+    """p draws the top card; an empty deck is first refilled by shuffling the discard pile."""
+    if s[DECK_POS] == s[DECK_LEN]:
+        pile = np.empty(D, np.int64)
+        k = 0
+        for t in range(T):
+            for _ in range(s[DISCARD + t]):
+                pile[k] = t
+                k += 1
+        if k == 0:
+            return
+        order = np.empty(D, np.int64)
+        _permute(rng, i, order, k)
+        for j in range(k):
+            s[DECK + j] = pile[order[j]]
+        for t in range(T):
+            s[DISCARD + t] = 0
+        s[DECK_POS] = 0
+        s[DECK_LEN] = k
+    card = s[DECK + s[DECK_POS]]
+    s[DECK_POS] += 1
+    s[HAND + T * p + card] += 1
+
+
+@nb.njit(cache=True)
+def _forget_one(s, q, card):  # pragma: no cover - compiled
+    for o in range(s[N]):
+        k = KNOWN + (o * P + q) * T + card
+        if s[k]:
+            s[k] -= 1
+
+
+@nb.njit(cache=True)
+def _discard(s, p, card):  # pragma: no cover - compiled
+    s[HAND + T * p + card] -= 1
+    s[DISCARD + card] += 1
+    _forget_one(s, p, card)
+
+
+@nb.njit(cache=True)
+def _cut_and_paste(s, rng, i, p, target):  # pragma: no cover - compiled
+    """Take a random card of `target` for my Cut & Paste; who learns what (cards.cut_and_paste)."""
+    hand = HAND + T * target
+    pick = _below(rng, i, _hand_size(s, target))
+    card = 0
+    while pick >= s[hand + card]:
+        pick -= s[hand + card]
+        card += 1
+    s[hand + card] -= 1
+    s[HAND + T * p + card] += 1
+    s[HAND + T * p + CUT_AND_PASTE] -= 1
+    s[hand + CUT_AND_PASTE] += 1
+    _forget_one(s, p, CUT_AND_PASTE)
+    for o in range(s[N]):
+        if o == target:
+            s[KNOWN + (target * P + p) * T + card] += 1
+            continue
+        k = KNOWN + (o * P + target) * T
+        if o == p:
+            if s[k + card]:
+                s[k + card] -= 1
+        else:
+            for t in range(T):
+                if s[k + t]:
+                    s[k + t] -= 1
+        s[k + CUT_AND_PASTE] += 1
+
+
+# --- turn flow (rules.py) ------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _contracts_of(s, p):  # pragma: no cover - compiled
+    k = 0
+    for c in range(C):
+        if s[OWNER + c] == p:
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _corrupt(s, q):  # pragma: no cover - compiled
+    for c in range(C):
+        if s[OWNER + c] == q:
+            s[CORRUPTION + c] += 1
+
+
+@nb.njit(cache=True)
+def _pay_contracts(s, g):  # pragma: no cover - compiled
+    for p in range(s[N]):
+        k = _contracts_of(s, p)
+        if k:
+            _income(s, p, g.pay_per_contract * k)
+
+
+@nb.njit(cache=True)
+def _new_game(s, g, n, stack, deck, first):  # pragma: no cover - compiled
+    """rules.new_game with the deal drawn: the table set, then the first turn."""
+    s[:] = 0
+    s[N] = n
+    for k in range(C):
+        s[OWNER + k] = -1
+        s[STACK + k] = stack[k]
+    for k in range(P):
+        s[VOTES + k] = -1
+        s[LAST_BALLOTS + k] = -1
+    s[MAYOR_SEAT] = -1
+    s[LAST_MAYOR] = -1
+    s[STACK_LEN] = C
+    for j in range(D):
+        s[DECK + j] = deck[j]
+    s[DECK_LEN] = D
+    s[FIRST] = first
+    _begin_turn(s, g)
+
+
+@nb.njit(cache=True)
+def _begin_turn(s, g):  # pragma: no cover - compiled
+    """Construction (new contracts, their pay and Corruption), then the Corruption phase."""
+    n, y = s[N], s[TURN]
+    if g.first_player_passes and y > 0:
+        s[FIRST] = (s[FIRST] + 1) % n
+    for k in range(n):
+        p = (s[FIRST] + k) % n
+        if s[STACK_LEN] == 0:
+            break
+        if _contracts_of(s, p) >= g.max_contracts:
+            continue
+        c = s[STACK + s[STACK_HEAD]]
+        s[STACK_HEAD] = (s[STACK_HEAD] + 1) % C
+        s[STACK_LEN] -= 1
+        s[OWNER + c] = p
+        s[WORKERS + P * c + p] += 1
+    _pay_contracts(s, g)
+    for c in range(C):
+        if s[OWNER + c] >= 0:
+            s[CORRUPTION + c] += 1
+    s[PHASE] = PLACE
+    for p in range(n):
+        s[TO_PLACE + p] = max(0, g.player_workers[y] - _contracts_of(s, p))
+        s[PASSED + p] = 0
+        s[GIFTS_LEFT + p] = g.max_gifts
+    _next_placer(s, g, s[FIRST])
+
+
+@nb.njit(cache=True)
+def _next_placer(s, g, start):  # pragma: no cover - compiled
+    n = s[N]
+    for k in range(n):
+        p = (start + k) % n
+        if s[PASSED + p]:
+            continue
+        if s[TO_PLACE + p] == 0 and s[GIFTS_LEFT + p] == 0:
+            s[PASSED + p] = 1
+            continue
+        s[ACTOR] = p
+        return
+    _end_corruption(s, g)
+
+
+@nb.njit(cache=True)
+def _end_corruption(s, g):  # pragma: no cover - compiled
+    """Vacation pay for unplaced workers, then the Election."""
+    n = s[N]
+    for k in range(n):
+        p = (s[FIRST] + k) % n
+        if s[TO_PLACE + p]:
+            _pay(s, p, g.vacation_pay * s[TO_PLACE + p])
+    s[PHASE] = VOTE
+    for p in range(n):
+        s[VOTES + p] = -1
+        s[GIFTS_LEFT + p] = g.max_gifts
+    s[ACTOR] = s[FIRST]
+
+
+@nb.njit(cache=True)
+def _resolve_election(s, g, rng, i):  # pragma: no cover - compiled
+    n = s[N]
+    for v in range(n + 1):
+        s[LAST_VOTES + v] = 0
+    for p in range(n):
+        s[LAST_VOTES + s[VOTES + p]] += 1
+        s[LAST_BALLOTS + p] = s[VOTES + p]
+        s[VOTES + p] = -1
+    best, top, m = -1, 0, -1
+    for v in range(n + 1):
+        if s[LAST_VOTES + v] > best:
+            best, top, m = s[LAST_VOTES + v], 1, v
+        elif s[LAST_VOTES + v] == best:
+            top += 1
+    if top == 1 and m < n:
+        s[MAYOR_SEAT] = m
+        s[LAST_MAYOR] = m
+        s[KEYS + m] += 1
+        s[CITY_LEFT] = g.city_workers[s[TURN]]
+        s[FEST_LEFT] = g.festivals[n]
+        s[PHASE] = MAYOR
+        s[ACTOR] = m
+        _check_mayor_done(s, g, rng, i)
+    else:
+        s[LAST_MAYOR] = -1
+        _start_investigation(s, g, rng, i)
+
+
+@nb.njit(cache=True)
+def _check_mayor_done(s, g, rng, i):  # pragma: no cover - compiled
+    """The mayor is asked while it can place something or holds a card (a Big Papa stays private)."""
+    held = False
+    free_arch = False
+    for c in range(C):
+        if s[OWNER + c] >= 0:
+            held = True
+            if not s[FESTIVAL + c]:
+                free_arch = True
+    if not ((s[CITY_LEFT] and held) or (s[FEST_LEFT] and free_arch) or _hand_size(s, s[MAYOR_SEAT])):
+        _extraction(s, g, rng, i)
+
+
+@nb.njit(cache=True)
+def _start_investigation(s, g, rng, i):  # pragma: no cover - compiled
+    s[INVESTIGATED] = 1
+    s[PHASE] = CARDS
+    s[PASSES] = 0
+    for p in range(s[N]):
+        s[GIFTS_LEFT + p] = g.max_gifts if g.investigation_gifts else 0
+    _next_card_player(s, g, rng, i, s[FIRST])
+
+
+@nb.njit(cache=True)
+def _next_card_player(s, g, rng, i, start):  # pragma: no cover - compiled
+    """Seat order until every seat passed in a row; a seat with a card or a gift left is asked."""
+    n = s[N]
+    p = start
+    while s[PASSES] < n:
+        if s[GIFTS_LEFT + p] or _hand_size(s, p):
+            s[ACTOR] = p
+            return
+        s[PASSES] += 1
+        p = (p + 1) % n
+    _roll(s, g, rng, i)
+
+
+@nb.njit(cache=True)
+def _roll(s, g, rng, i):  # pragma: no cover - compiled
+    """Each seat rolls a die per Corruption on its contracts (rules.roll_dice), in seat order."""
+    n = s[N]
+    s[PAY_POS] = 0
+    s[PAY_LEN] = 0
+    for k in range(n):
+        p = (s[FIRST] + k) % n
+        dice = 0
+        for c in range(C):
+            if s[OWNER + c] == p:
+                dice += s[CORRUPTION + c]
+        red = 0
+        if s[RED + p]:
+            red = min(dice, _contracts_of(s, p)) if g.red_per_contract else dice
+        base = g.logo_faces[tables.BLACK] if s[MERDE + p] else g.logo_faces[tables.WHITE]
+        logos = 0
+        if red:
+            logos += _logos(rng, i, red, g.logo_faces[tables.RED], g.die_faces)
+        if dice - red:
+            logos += _logos(rng, i, dice - red, base, g.die_faces)
+        s[LOGOS + p] = logos
+        s[PAID_PERCENT + p] = 0
+        if logos:
+            s[PAYMENTS + s[PAY_LEN]] = p
+            s[PAY_LEN] += 1
+    if s[PAY_LEN]:
+        s[PHASE] = PAY
+        s[ACTOR] = s[PAYMENTS]
+    else:
+        _extraction(s, g, rng, i)
+
+
+@nb.njit(cache=True)
+def _extraction(s, g, rng, i):  # pragma: no cover - compiled
+    """Completed contracts go to the stack's bottom (their owner draws a card); workers come home."""
+    n = s[N]
+    for c in range(C):
+        p = s[OWNER + c]
+        if p < 0 or s[FESTIVAL + c]:
+            continue
+        crew = s[CITY + c]
+        for q in range(n):
+            crew += s[WORKERS + P * c + q]
+        if crew < g.threshold:
+            continue
+        s[OWNER + c] = -1
+        s[CORRUPTION + c] = 0
+        s[STACK + (s[STACK_HEAD] + s[STACK_LEN]) % C] = c
+        s[STACK_LEN] += 1
+        _draw(s, rng, i, p)
+    for c in range(C):
+        for q in range(n):
+            s[WORKERS + P * c + q] = 0
+        if s[OWNER + c] >= 0:
+            s[WORKERS + P * c + s[OWNER + c]] = 1
+        s[CITY + c] = 0
+        s[FESTIVAL + c] = 0
+    s[MAYOR_SEAT] = -1
+    s[CITY_LEFT] = 0
+    s[FEST_LEFT] = 0
+    s[INVESTIGATED] = 0
+    s[CUT_USED] = 0
+    s[TURN] += 1
+    if s[TURN] < Y:
+        _begin_turn(s, g)
+        return
+    _pay_contracts(s, g)
+    s[PHASE] = OVER
+    s[ACTOR] = -1
+
+
+# --- decisions ---------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _apply(s, g, rng, i, a):  # pragma: no cover - compiled
+    """Play the legal action `a` of the seat to act (rules.apply)."""
+    n, p, phase = s[N], s[ACTOR], s[PHASE]
+    kind, x, y = g.kind[a], g.x[a], g.y[a]
+    if kind == A_GIFT:
+        _gift(s, g, p, (p + y) % n, g.gift_amounts[x])
+    if phase == PLACE:
+        if kind == A_PLACE:
+            s[WORKERS + P * x + p] += 1
+            s[TO_PLACE + p] -= 1
+        elif kind == A_PASS:
+            s[PASSED + p] = 1
+        _next_placer(s, g, (p + 1) % n)
+    elif phase == VOTE:
+        if kind == A_VOTE:
+            s[VOTES + p] = (p + x) % n
+        elif kind == A_OUTSIDER:
+            s[VOTES + p] = n
+        for k in range(1, n + 1):
+            q = (p + k) % n
+            if s[VOTES + q] < 0:
+                s[ACTOR] = q
+                return
+        _resolve_election(s, g, rng, i)
+    elif phase == MAYOR:
+        if kind == A_PASS:
+            _extraction(s, g, rng, i)
+            return
+        if kind == A_CITY:
+            s[CITY + x] += 1
+            s[CITY_LEFT] -= 1
+        elif kind == A_FESTIVAL:
+            s[FESTIVAL + x] = 1
+            s[FEST_LEFT] -= 1
+        else:
+            _discard(s, p, BIG_PAPA)
+            arches = g.festival_pieces - s[FEST_LEFT]
+            meeples = g.city_worker_pieces - s[CITY_LEFT]
+            for c in range(C):
+                arches -= s[FESTIVAL + c]
+                meeples -= s[CITY + c]
+            s[FEST_LEFT] += min(g.big_papa_festivals, arches)
+            s[CITY_LEFT] += min(g.big_papa_city_workers, meeples)
+        _check_mayor_done(s, g, rng, i)
+    elif phase == CARDS:
+        if kind == A_PASS:
+            s[PASSES] += 1
+        else:
+            if kind != A_GIFT:
+                _play_card(s, g, rng, i, p, kind, x, y)
+            s[PASSES] = 0
+        _next_card_player(s, g, rng, i, (p + 1) % n)
+    else:
+        logos = s[LOGOS + p]
+        if kind == A_PAY_PERCENT:
+            _reveal(s, p)
+            s[PAID_PERCENT + p] = 1
+            _pay(s, p, s[CASH + p] * logos // 10)
+        else:
+            _pay(s, p, logos * g.logo_cost[s[TURN]])
+        s[PAY_POS] += 1
+        if s[PAY_POS] < s[PAY_LEN]:
+            s[ACTOR] = s[PAYMENTS + s[PAY_POS]]
+        else:
+            _extraction(s, g, rng, i)
+
+
+@nb.njit(cache=True)
+def _play_card(s, g, rng, i, p, kind, x, y):  # pragma: no cover - compiled
+    n = s[N]
+    if kind == A_CUT:
+        _cut_and_paste(s, rng, i, p, (p + x) % n)
+        s[CUT_USED] = 1
+    elif kind == A_MERDE:
+        q = (p + x) % n
+        _discard(s, p, DEEP_MERDE)
+        s[MERDE + q] = 1
+        _corrupt(s, q)
+    elif kind == A_GREVE:
+        _discard(s, p, LA_GREVE)
+    elif kind == A_RED:
+        _discard(s, p, RED_ALERT)
+        s[RED + (p + x) % n] = 1
+        s[RED + p] = 1
+    elif kind == A_REVENUE:
+        _discard(s, p, REVENUE_QUEBEC)
+        for q in ((p + x) % n, (p + y) % n):
+            _reveal(s, q)
+            _corrupt(s, q)
+    elif kind == A_SPIC:
+        _discard(s, p, SPIC_N_SPAN)
+        s[CORRUPTION + x] = max(0, s[CORRUPTION + x] - g.spic_removes)
+    else:
+        _discard(s, p, SNITCH)
+        _corrupt(s, (p + x) % n)
+        _corrupt(s, (p + y) % n)
+
+
+@nb.njit(cache=True)
+def _gift_mask(s, g, p, mask):  # pragma: no cover - compiled
+    if s[GIFTS_LEFT + p]:
+        n = s[N]
+        for amount in range(len(g.gift_amounts)):
+            if g.gift_amounts[amount] <= s[CASH + p]:
+                base = g.start[A_GIFT] + amount * (P - 1) - 1
+                for k in range(1, n):
+                    mask[base + k] = 1
+
+
+@nb.njit(cache=True)
+def _legal_mask(s, g, mask):  # pragma: no cover - compiled
+    """The legal actions of the seat to act (rules.legal_mask)."""
+    mask[:] = 0
+    n, p, phase = s[N], s[ACTOR], s[PHASE]
+    st = g.start
+    if phase == PLACE:
+        mask[st[A_PASS]] = 1
+        if s[TO_PLACE + p]:
+            for c in range(C):
+                if s[OWNER + c] >= 0:
+                    mask[st[A_PLACE] + c] = 1
+        _gift_mask(s, g, p, mask)
+    elif phase == VOTE:
+        for k in range(n):
+            mask[st[A_VOTE] + k] = 1
+        mask[st[A_OUTSIDER]] = 1
+        _gift_mask(s, g, p, mask)
+    elif phase == MAYOR:
+        mask[st[A_PASS]] = 1
+        for c in range(C):
+            if s[OWNER + c] >= 0:
+                if s[CITY_LEFT]:
+                    mask[st[A_CITY] + c] = 1
+                if s[FEST_LEFT] and not s[FESTIVAL + c]:
+                    mask[st[A_FESTIVAL] + c] = 1
+        if s[HAND + T * p + BIG_PAPA]:
+            mask[st[A_BIG_PAPA]] = 1
+    elif phase == CARDS:
+        mask[st[A_PASS]] = 1
+        _gift_mask(s, g, p, mask)
+        hand = HAND + T * p
+        if s[hand + CUT_AND_PASTE] and not s[CUT_USED]:
+            for k in range(1, n):
+                if _hand_size(s, (p + k) % n):
+                    mask[st[A_CUT] + k - 1] = 1
+        for card, kind in ((DEEP_MERDE, A_MERDE), (RED_ALERT, A_RED)):
+            if s[hand + card]:
+                for k in range(1, n):
+                    mask[st[kind] + k - 1] = 1
+        if s[hand + LA_GREVE]:
+            mask[st[A_GREVE]] = 1
+        for card, kind in ((REVENUE_QUEBEC, A_REVENUE), (SNITCH, A_SNITCH)):
+            if s[hand + card]:
+                for j in range(len(g.pair_b)):
+                    if g.pair_b[j] < n:
+                        mask[st[kind] + j] = 1
+        if s[hand + SPIC_N_SPAN]:
+            for c in range(C):
+                if s[OWNER + c] >= 0 and s[CORRUPTION + c]:
+                    mask[st[A_SPIC] + c] = 1
+    elif phase == PAY:
+        mask[st[A_PAY_FIXED]] = 1
+        mask[st[A_PAY_PERCENT]] = 1
+
+
+# --- the observation (observer.py) -------------------------------------------------------------------
+@nb.njit(cache=True)
+def _capped(value, scale):  # pragma: no cover - compiled
+    """value / scale, read as 1 from `scale` on (the observer's `v / k if v < k else 1.0`)."""
+    return value / scale if value < scale else 1.0
+
+
+@nb.njit(cache=True)
+def _observe(s, g, me, o, contracts, corruption):  # pragma: no cover - compiled
+    """Seat `me`'s observation, written into the float32 row `o` (zeroed first); `contracts` and
+    `corruption` are scratch (P,) arrays."""
+    o[:] = 0
+    at = g.obs_at
+    n, phase = s[N], s[PHASE]
+    o[at[O_PHASE] + phase] = 1.0
+    o[at[O_YEAR] + s[TURN]] = 1.0
+    o[at[O_NUM_PLAYERS] + n - 3] = 1.0
+    o[at[O_FIRST] + (s[FIRST] - me + n) % n] = 1.0
+    if s[ACTOR] >= 0:
+        o[at[O_TO_ACT] + (s[ACTOR] - me + n) % n] = 1.0
+    if s[MAYOR_SEAT] >= 0:
+        o[at[O_MAYOR] + (s[MAYOR_SEAT] - me + n) % n] = 1.0
+    o[at[O_SUPPLY]] = min(s[CITY_LEFT] / 8, 1.0)
+    o[at[O_SUPPLY] + 1] = min(s[FEST_LEFT] / 4, 1.0)
+    o[at[O_CASH]] = min(s[CASH + me] / g.money_scale, 1.0)
+    for t in range(T):
+        if s[HAND + T * me + t]:
+            o[at[O_HAND] + t] = s[HAND + T * me + t] / g.card_counts[t]
+    if phase == VOTE and s[VOTES + me] >= 0:
+        v = s[VOTES + me]
+        o[at[O_VOTE] + (P if v == n else (v - me + n) % n)] = 1.0
+    for r in range(1, n):
+        q = (me + r) % n
+        for t in range(T):
+            count = s[KNOWN + (me * P + q) * T + t]
+            if count:
+                o[at[O_KNOWN] + T * (r - 1) + t] = count / g.card_counts[t]
+    contracts[:] = 0
+    corruption[:] = 0
+    for c in range(C):
+        q = s[OWNER + c]
+        if q < 0:
+            continue
+        cor = s[CORRUPTION + c]
+        contracts[q] += 1
+        corruption[q] += cor
+        base = at[O_CONTRACTS] + CF * c
+        o[base] = 1.0
+        o[base + 1 + (q - me + n) % n] = 1.0
+        o[base + 8] = _capped(cor, 20)
+        if s[CITY + c]:
+            o[base + 9] = _capped(s[CITY + c], 8)
+        if s[FESTIVAL + c]:
+            o[base + 10] = 1.0
+        crew = 0
+        for q2 in range(n):
+            count = s[WORKERS + P * c + q2]
+            crew += count
+            if count:
+                o[at[O_WORKERS] + P * c + (q2 - me + n) % n] = count / 5
+        o[base + 11] = _capped(crew, 6)
+    for r in range(n):
+        q = (me + r) % n
+        f = at[O_SEATS] + NF * r
+        cash, unseen_in, unseen_out = _cash_view(s, me, q)
+        cards = _hand_size(s, q)
+        o[f] = 1.0
+        o[f + 1] = contracts[q] / 5
+        o[f + 2] = _capped(corruption[q], 30)
+        o[f + 3] = s[TO_PLACE + q] / 5
+        o[f + 4] = 1.0 if s[PASSED + q] else 0.0
+        o[f + 5] = 1.0 if phase == VOTE and s[VOTES + q] >= 0 else 0.0
+        o[f + 6] = s[KEYS + q] / 7
+        o[f + 7] = _capped(cards, 10)
+        o[f + 8] = 1.0 if s[MERDE + q] else 0.0
+        o[f + 9] = 1.0 if s[RED + q] else 0.0
+        o[f + 10] = _capped(s[LOGOS + q], 20)
+        o[f + 11] = 1.0 if s[PAID_PERCENT + q] else 0.0
+        o[f + 12] = s[GIFTS_LEFT + q] / 3
+        o[f + 13] = 0.0 if cash <= 0 else _capped(cash, g.money_scale)
+        o[f + 14] = _capped(unseen_in, 5)
+        o[f + 15] = _capped(unseen_out, 5)
+        o[f + 16] = s[LAST_VOTES + q] / n
+        o[f + 17] = 1.0 if s[LAST_MAYOR] == q else 0.0
+        if phase == PAY:
+            for j in range(s[PAY_POS], s[PAY_LEN]):
+                if s[PAYMENTS + j] == q:
+                    o[f + 18] = 1.0
+        v = s[LAST_BALLOTS + q]
+        if v >= 0:
+            o[at[O_BALLOTS] + (P + 1) * r + (P if v == n else (v - me + n) % n)] = 1.0
+    o[at[O_TABLE]] = s[STACK_LEN] / C
+    o[at[O_TABLE] + 1] = min((s[DECK_LEN] - s[DECK_POS]) / D, 1.0)
+    o[at[O_TABLE] + 2] = float(s[CUT_USED])
+    o[at[O_TABLE] + 3] = float(s[INVESTIGATED])
+    for t in range(T):
+        if s[DISCARD + t]:
+            o[at[O_DISCARD] + t] = s[DISCARD + t] / g.card_counts[t]
+
+
+@nb.njit(cache=True)
+def _cash_view(s, me, q):  # pragma: no cover - compiled
+    """What `me` knows of q's cash (money.view_of): estimate, unseen gifts in, unseen gifts out."""
+    if me == q:
+        return s[CASH + q], 0, 0
+    n = s[N]
+    cnt = GIFT_CNT + 2 * P * q
+    amt = GIFT_AMT + 2 * P * q
+    estimate = s[PUB_CASH + q] + s[amt + me] - s[amt + P + me]
+    unseen_in = -s[cnt + me]
+    unseen_out = -s[cnt + P + me]
+    for o in range(n):
+        unseen_in += s[cnt + o]
+        unseen_out += s[cnt + P + o]
+    return estimate, unseen_in, unseen_out
+
+
+# --- the batch kernels -----------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _write_decision(st, g, i, obs, mask, cur, scratch):  # pragma: no cover - compiled
+    s = st[i]
+    cur[i] = s[ACTOR]
+    _observe(s, g, s[ACTOR], obs[i], scratch[0], scratch[1])
+    _legal_mask(s, g, mask[i])
+
+
+@nb.njit(cache=True)
+def _start_kernel(st, rng, games, counts, seeds, stacks, decks, firsts, g, obs, mask, cur):  # pragma: no cover
+    scratch = np.zeros((2, P), np.int64)
+    for j in range(len(games)):
+        i = games[j]
+        rng[i] = np.uint64(seeds[j])
+        _new_game(st[i], g, counts[j], stacks[j], decks[j], firsts[j])
+        _write_decision(st, g, i, obs, mask, cur, scratch)
+
+
+@nb.njit(cache=True)
+def _step_kernel(st, rng, actions, g, obs, mask, cur, rewards, terminated, scores, ranks):  # pragma: no cover
+    keys = np.zeros(P, np.int64)
+    final = np.zeros(P, np.int64)
+    scratch = np.zeros((2, P), np.int64)
+    for i in range(len(actions)):
+        s = st[i]
+        _apply(s, g, rng, i, actions[i])
+        rewards[i, :] = 0
+        scores[i, :] = 0
+        ranks[i, :] = 0
+        if s[PHASE] != OVER:
+            terminated[i] = False
+            _write_decision(st, g, i, obs, mask, cur, scratch)
+            continue
+        n = s[N]
+        for p in range(n):
+            final[p] = s[CASH + p] + g.keys_value[s[KEYS + p]]
+            keys[p] = final[p]  # rules.final_keys: the score alone
+            scores[i, p] = final[p]
+        write_outcome(keys, final, n, g.reward_code, rewards[i], ranks[i])
+        terminated[i] = True
+
+
+# --- the engine --------------------------------------------------------------------------------------
+class ConstructionEngine(VectorEngine):
+    """B games of Construction & Corruption; game i's chance is `ChanceStream(engine.game_seeds[i])`."""
+
+    rules_class = ConstructionRules
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int | Sequence[int] | None = None,
+        seed: int | None = None,
+        **config: Any,
+    ) -> None:
+        super().__init__(num_envs, num_players=num_players, seed=seed, **config)
+        self._game = _game_constants(self.config, self.reward_code)
+        self._rows = np.zeros((self.num_envs, ROW_SIZE), np.int32)
+        self._chance = np.zeros(self.num_envs, np.uint64)
+
+    def _start(self, games: np.ndarray) -> None:
+        counts = self._deal_counts(games)
+        seeds = self._deal_seeds(games)
+        k = len(games)
+        stacks, decks, firsts = np.empty((k, C), np.int64), np.empty((k, D), np.int64), np.empty(k, np.int64)
+        for j in range(k):
+            stacks[j], decks[j], firsts[j] = deal(np.random.default_rng(int(seeds[j])), int(counts[j]))
+        b = self._batch
+        _start_kernel(self._rows, self._chance, games.astype(np.int64), counts, seeds, stacks, decks, firsts,
+                      self._game, b.observation, b.action_mask, b.current_player)
+
+    def _advance(self, actions: np.ndarray) -> None:
+        b = self._batch
+        _step_kernel(self._rows, self._chance, actions, self._game, b.observation, b.action_mask,
+                     b.current_player, b.rewards, b.terminated, b.scores, b.ranks)
+        ended = np.flatnonzero(b.terminated)
+        if ended.size:
+            self._start(ended)
+
+    def load(self, row: int, state: State, chance_seed: int | None = None) -> None:
+        """Play on from the AEC game `state` (a position a rule test built) in `row`; its chance from
+        here is `ChanceStream(chance_seed)` (by default the row's game seed): give the AEC state
+        `state.rng = ChanceStream(chance_seed)` to play the same game on both."""
+        if not self._started:
+            raise RuntimeError("load() fills a row of a running batch: call reset() first")
+        if state.n not in self.player_counts:
+            raise ValueError(f"a {state.n}-player game does not fit this engine of {self.player_counts} "
+                             "players: make it with num_players including that count")
+        if state.phase == OVER:
+            raise ValueError("the game is over: load a game that still has a decision to make")
+        if chance_seed is None:
+            chance_seed = int(self.game_seeds[row])
+        self._rows[row] = _row_of(state)
+        self._chance[row] = np.uint64(chance_seed)
+        b = self._batch
+        b.num_players[row] = state.n
+        _write_decision(self._rows, self._game, row, b.observation, b.action_mask, b.current_player,
+                        np.zeros((2, P), np.int64))
+
+
+def _row_of(s: State) -> np.ndarray:
+    """The engine row of an AEC state."""
+    n = s.n
+    r = np.zeros(ROW_SIZE, np.int64)
+    for offset, value in ((N, n), (TURN, s.turn), (PHASE, s.phase), (ACTOR, s.actor), (FIRST, s.first),
+                          (MAYOR_SEAT, s.mayor), (CITY_LEFT, s.city_left), (FEST_LEFT, s.fest_left),
+                          (CUT_USED, s.cut_used), (PASSES, s.passes), (INVESTIGATED, s.investigated),
+                          (LAST_MAYOR, s.last_mayor), (STACK_LEN, len(s.stack)), (DECK_LEN, len(s.deck)),
+                          (PAY_LEN, len(s.payments_left))):
+        r[offset] = int(value)
+    seats = lambda offset, values: r.__setitem__(slice(offset, offset + len(values)), values)  # noqa: E731
+    for offset, values in ((STACK, s.stack), (OWNER, s.owner), (CORRUPTION, s.corruption), (CITY, s.city),
+                           (FESTIVAL, s.festival), (DECK, s.deck), (DISCARD, s.discard),
+                           (PAYMENTS, s.payments_left), (LAST_VOTES, s.last_votes)):
+        seats(offset, [int(v) for v in values])
+    r[[VOTES + p for p in range(P)]] = -1
+    r[[LAST_BALLOTS + p for p in range(P)]] = -1
+    for offset, values in ((CASH, s.cash), (KEYS, s.keys), (TO_PLACE, s.to_place), (PASSED, s.passed),
+                           (GIFTS_LEFT, s.gifts_left), (VOTES, s.votes), (MERDE, s.merde), (RED, s.red),
+                           (LOGOS, s.logos), (PAID_PERCENT, s.paid_percent), (LAST_BALLOTS, s.last_ballots),
+                           (PUB_CASH, s.pub_cash)):
+        seats(offset, [int(v) for v in values])
+    for c in range(C):
+        r[WORKERS + P * c: WORKERS + P * c + n] = s.workers[c]
+    for p in range(n):
+        r[HAND + T * p: HAND + T * p + T] = s.hand[p]
+        for q in range(n):
+            r[KNOWN + (p * P + q) * T: KNOWN + (p * P + q) * T + T] = s.known[p][q]
+        for o in range(n):  # the AEC state keeps "given to o" at n + o, the row at P + o
+            for mine, theirs in ((GIFT_CNT, s.gift_cnt), (GIFT_AMT, s.gift_amt)):
+                r[mine + 2 * P * p + o] = theirs[p][o]
+                r[mine + 2 * P * p + P + o] = theirs[p][n + o]
+    return r.astype(np.int32)
