@@ -18,14 +18,15 @@ is game i of the engine decision for decision (tests/vector/test_construction.py
 each other). Logos are rolled die by die (a logo when a d6 shows one of the die's logo faces), the
 binomial the rules ask for.
 
-The game tables, the action layout and the observation offsets reach the kernels as arguments (`_Game`),
+The game tables, the action layout and the observation offsets reach the kernels as an argument (one
+int64 vector at the G_ offsets),
 never as compiled-in globals, so an edit of tables.py, codec.py or observer.py cannot be hidden by
 numba's cache; only the enumerations of the state (phases, card types) are compiled in, and the
 import-time checks below fail loudly if those move.
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Sequence
 
 import numba as nb
 import numpy as np
@@ -44,18 +45,21 @@ T = tables.NUM_CARD_TYPES
 D = tables.NUM_CARDS
 Y = tables.NUM_TURNS
 
+class _Offsets:
+    """Named offsets into a flat int vector, handed out in order."""
+
+    def __init__(self) -> None:
+        self.size = 0
+
+    def take(self, width: int = 1) -> int:
+        start = self.size
+        self.size += width
+        return start
+
+
 # --- one game's row: named offsets into an int32 vector --------------------------------------------
-_size = 0
-
-
-def _field(width: int = 1) -> int:
-    """The offset of the next `width` ints of a row."""
-    global _size
-    start = _size
-    _size += width
-    return start
-
-
+_row = _Offsets()
+_field = _row.take
 N, TURN, PHASE, ACTOR, FIRST, MAYOR_SEAT, CITY_LEFT, FEST_LEFT = (_field() for _ in range(8))
 CUT_USED, PASSES, INVESTIGATED, LAST_MAYOR = (_field() for _ in range(4))
 STACK_HEAD, STACK_LEN, DECK_POS, DECK_LEN, PAY_POS, PAY_LEN = (_field() for _ in range(6))
@@ -72,7 +76,7 @@ LAST_VOTES = _field(P + 1)  # per seat, then the Outsider
 LAST_BALLOTS, PUB_CASH = (_field(P) for _ in range(2))
 GIFT_CNT, GIFT_AMT = (_field(P * 2 * P) for _ in range(2))  # [q][o] received from o, [q][P + o] given to o
 PAYMENTS = _field(P)  # seats still to pay, in order, from PAY_POS
-ROW_SIZE = _size
+ROW_SIZE = _row.size
 
 # action kinds (the codec's block names, in codec order) and observation pieces (the layout's order)
 KINDS = ("place", "pass", "gift", "vote", "outsider", "city", "festival", "big_papa", "cut_and_paste",
@@ -92,41 +96,30 @@ NF = len(SEAT_FEATURES)
 CF = observer.CONTRACT_FEATURES
 
 
-class _Game(NamedTuple):
-    """Everything a kernel reads besides the rows: the tables, the layouts and the config."""
-
-    player_workers: np.ndarray
-    city_workers: np.ndarray
-    logo_cost: np.ndarray
-    festivals: np.ndarray  # per player count
-    keys_value: np.ndarray  # per number of keys
-    card_counts: np.ndarray
-    logo_faces: np.ndarray  # white, black, red
-    gift_amounts: np.ndarray
-    kind: np.ndarray  # per action: its KINDS index, and its fields x, y
-    x: np.ndarray
-    y: np.ndarray
-    start: np.ndarray  # per kind: its first action
-    pair_a: np.ndarray  # codec.PAIRS
-    pair_b: np.ndarray
-    obs_at: np.ndarray  # per piece: its first feature
-    pay_per_contract: int
-    vacation_pay: int
-    max_contracts: int
-    big_papa_festivals: int
-    big_papa_city_workers: int
-    festival_pieces: int
-    city_worker_pieces: int
-    spic_removes: int
-    die_faces: int
-    money_scale: float
-    threshold: int  # config
-    max_gifts: int
-    investigation_gifts: bool
-    secret_gifts: bool
-    red_per_contract: bool
-    first_player_passes: bool
-    reward_code: int
+# --- what a kernel reads besides the rows: the tables, the layouts and the config, as one int64 vector
+# (one array to pass: numba counts references per array argument of every call)
+NUM_GIFTS = len(tables.GIFT_AMOUNTS)
+NUM_PAIRS = len(codec.PAIRS)
+_tab = _Offsets()
+G_PLAYER_WORKERS, G_CITY_WORKERS, G_LOGO_COST = (_tab.take(Y) for _ in range(3))
+G_FESTIVALS = _tab.take(P + 1)  # per player count
+G_KEYS_VALUE = _tab.take(Y + 1)  # per number of keys
+G_CARD_COUNTS = _tab.take(T)
+G_LOGO_FACES = _tab.take(len(tables.LOGO_FACES))  # white, black, red
+G_GIFT_AMOUNTS = _tab.take(NUM_GIFTS)
+G_START = _tab.take(len(KINDS))  # per kind: its first action
+G_PAIR_B = _tab.take(NUM_PAIRS)  # the second offset of each codec pair
+G_DECK_CARDS = _tab.take(D)  # the card types of the unshuffled deck, as rules.new_game lists them
+G_OBS_AT = _tab.take(len(PIECES))  # per observation piece: its first feature
+SCALARS = ("pay_per_contract", "vacation_pay", "max_contracts", "big_papa_festivals", "big_papa_city_workers",
+           "festival_pieces", "city_worker_pieces", "spic_removes", "die_faces", "money_scale", "threshold",
+           "max_gifts", "investigation_gifts", "secret_gifts", "red_per_contract", "first_player_passes",
+           "reward_code")
+(G_PAY_PER_CONTRACT, G_VACATION_PAY, G_MAX_CONTRACTS, G_BIG_PAPA_FESTIVALS, G_BIG_PAPA_CITY_WORKERS,
+ G_FESTIVAL_PIECES, G_CITY_WORKER_PIECES, G_SPIC_REMOVES, G_DIE_FACES, G_MONEY_SCALE, G_THRESHOLD,
+ G_MAX_GIFTS, G_INVESTIGATION_GIFTS, G_SECRET_GIFTS, G_RED_PER_CONTRACT, G_FIRST_PLAYER_PASSES,
+ G_REWARD_CODE) = (_tab.take() for _ in SCALARS)
+G_ACTIONS = _tab.take(3 * codec.NUM_ACTIONS)  # per action: its KINDS index and its fields x, y
 
 
 def _action_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -177,27 +170,33 @@ def _check_layouts() -> np.ndarray:
 
 _KIND, _X, _Y, _START = _action_tables()
 _OBS_AT = _check_layouts()
+if observer.MONEY_SCALE != int(observer.MONEY_SCALE):
+    raise ImportError("observer.MONEY_SCALE is no longer a whole number: the engine's table holds it as one")
 
 
-def _game_constants(config: dict[str, Any], reward_code: int) -> _Game:
-    ints = lambda values: np.asarray(values, np.int64)  # noqa: E731
-    return _Game(
-        player_workers=ints(tables.PLAYER_WORKERS), city_workers=ints(tables.CITY_WORKERS),
-        logo_cost=ints(tables.LOGO_COST), festivals=ints([tables.festivals(n) for n in range(P + 1)]),
-        keys_value=ints([tables.keys_value(k) for k in range(Y + 1)]), card_counts=ints(tables.CARD_COUNTS),
-        logo_faces=ints(tables.LOGO_FACES), gift_amounts=ints(tables.GIFT_AMOUNTS),
-        kind=_KIND, x=_X, y=_Y, start=_START,
-        pair_a=ints([a for a, _ in codec.PAIRS]), pair_b=ints([b for _, b in codec.PAIRS]), obs_at=_OBS_AT,
-        pay_per_contract=tables.PAY_PER_CONTRACT, vacation_pay=tables.VACATION_PAY,
-        max_contracts=tables.MAX_CONTRACTS, big_papa_festivals=tables.BIG_PAPA_FESTIVALS,
-        big_papa_city_workers=tables.BIG_PAPA_CITY_WORKERS, festival_pieces=tables.FESTIVAL_PIECES,
-        city_worker_pieces=tables.CITY_WORKER_PIECES, spic_removes=tables.SPIC_N_SPAN_REMOVES,
-        die_faces=tables.DIE_FACES, money_scale=observer.MONEY_SCALE,
-        threshold=tables.COMPLETION_WORKERS[config["completion"]], max_gifts=config["max_gifts"],
-        investigation_gifts=config["investigation_gifts"], secret_gifts=config["secret_gifts"],
-        red_per_contract=config["red_alert"] == "per_contract",
-        first_player_passes=config["first_player_passes"], reward_code=reward_code,
+def _game_table(config: dict[str, Any], reward_code: int) -> np.ndarray:
+    """The int64 vector of tables, layouts and config that the kernels read (the G_ offsets)."""
+    tab = np.zeros(_tab.size, np.int64)
+    for at, values in (
+        (G_PLAYER_WORKERS, tables.PLAYER_WORKERS), (G_CITY_WORKERS, tables.CITY_WORKERS),
+        (G_LOGO_COST, tables.LOGO_COST), (G_FESTIVALS, [tables.festivals(n) for n in range(P + 1)]),
+        (G_KEYS_VALUE, [tables.keys_value(k) for k in range(Y + 1)]), (G_CARD_COUNTS, tables.CARD_COUNTS),
+        (G_LOGO_FACES, tables.LOGO_FACES), (G_GIFT_AMOUNTS, tables.GIFT_AMOUNTS), (G_START, _START),
+        (G_PAIR_B, [b for _, b in codec.PAIRS]), (G_OBS_AT, _OBS_AT),
+        (G_DECK_CARDS, [t for t, k in enumerate(tables.CARD_COUNTS) for _ in range(k)]),
+        (G_ACTIONS, np.stack([_KIND, _X, _Y], axis=1).ravel()),
+    ):
+        tab[at: at + len(values)] = values
+    scalars = (
+        tables.PAY_PER_CONTRACT, tables.VACATION_PAY, tables.MAX_CONTRACTS, tables.BIG_PAPA_FESTIVALS,
+        tables.BIG_PAPA_CITY_WORKERS, tables.FESTIVAL_PIECES, tables.CITY_WORKER_PIECES,
+        tables.SPIC_N_SPAN_REMOVES, tables.DIE_FACES, int(observer.MONEY_SCALE),
+        tables.COMPLETION_WORKERS[config["completion"]], config["max_gifts"], config["investigation_gifts"],
+        config["secret_gifts"], config["red_alert"] == "per_contract", config["first_player_passes"],
+        reward_code,
     )
+    tab[G_PAY_PER_CONTRACT: G_PAY_PER_CONTRACT + len(SCALARS)] = scalars
+    return tab
 
 
 # --- chance: one splitmix64 stream per row ------------------------------------------------------------
@@ -266,19 +265,20 @@ class ChanceStream:
         return out
 
 
-DECK_CARDS = np.array([t for t, k in enumerate(tables.CARD_COUNTS) for _ in range(k)], np.int64)
-
-
-def deal(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """The stack, the deck and the First Player that `rules.new_game(rng)` deals, drawn in its order."""
-    stack = rng.permutation(C)
-    deck = DECK_CARDS[rng.permutation(D)]
-    rolling = np.arange(n)
+def _deal(rng: np.random.Generator, n: int, out: np.ndarray) -> None:
+    """What `rules.new_game(rng)` draws, in its order, into `out`: the stack's order (C), the deck's
+    permutation (D) and the First Player."""
+    out[:C] = rng.permutation(C)
+    out[C: C + D] = rng.permutation(D)
+    rolling = list(range(n))
     while True:  # rules._setup_roll: the highest two-dice total, the tied highest roll again
-        totals = rng.integers(1, tables.DIE_FACES + 1, (len(rolling), tables.SETUP_DICE)).sum(axis=1)
-        rolling = rolling[totals == totals.max()]
+        dice = rng.integers(1, tables.DIE_FACES + 1, (len(rolling), tables.SETUP_DICE)).tolist()
+        totals = [sum(pair) for pair in dice]
+        best = max(totals)
+        rolling = [p for p, total in zip(rolling, totals) if total == best]
         if len(rolling) == 1:
-            return stack, deck, int(rolling[0])
+            out[C + D] = rolling[0]
+            return
 
 
 # --- money (money.py) -------------------------------------------------------------------------------
@@ -307,10 +307,10 @@ def _pay(s, p, due):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _gift(s, g, giver, receiver, amount):  # pragma: no cover - compiled
+def _gift(s, tab, giver, receiver, amount):  # pragma: no cover - compiled
     s[CASH + giver] -= amount
     s[CASH + receiver] += amount
-    if g.secret_gifts:
+    if tab[G_SECRET_GIFTS]:
         s[GIFT_CNT + 2 * P * receiver + giver] += 1
         s[GIFT_AMT + 2 * P * receiver + giver] += amount
         s[GIFT_CNT + 2 * P * giver + P + receiver] += 1
@@ -422,21 +422,21 @@ def _corrupt(s, q):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _pay_contracts(s, g):  # pragma: no cover - compiled
+def _pay_contracts(s, tab):  # pragma: no cover - compiled
     for p in range(s[N]):
         k = _contracts_of(s, p)
         if k:
-            _income(s, p, g.pay_per_contract * k)
+            _income(s, p, tab[G_PAY_PER_CONTRACT] * k)
 
 
 @nb.njit(cache=True)
-def _new_game(s, g, n, stack, deck, first):  # pragma: no cover - compiled
-    """rules.new_game with the deal drawn: the table set, then the first turn."""
+def _new_game(s, tab, n, dealt):  # pragma: no cover - compiled
+    """rules.new_game with its draws made (`_deal`): the table set, then the first turn."""
     s[:] = 0
     s[N] = n
     for k in range(C):
         s[OWNER + k] = -1
-        s[STACK + k] = stack[k]
+        s[STACK + k] = dealt[k]
     for k in range(P):
         s[VOTES + k] = -1
         s[LAST_BALLOTS + k] = -1
@@ -444,43 +444,43 @@ def _new_game(s, g, n, stack, deck, first):  # pragma: no cover - compiled
     s[LAST_MAYOR] = -1
     s[STACK_LEN] = C
     for j in range(D):
-        s[DECK + j] = deck[j]
+        s[DECK + j] = tab[G_DECK_CARDS + dealt[C + j]]
     s[DECK_LEN] = D
-    s[FIRST] = first
-    _begin_turn(s, g)
+    s[FIRST] = dealt[C + D]
+    _begin_turn(s, tab)
 
 
 @nb.njit(cache=True)
-def _begin_turn(s, g):  # pragma: no cover - compiled
+def _begin_turn(s, tab):  # pragma: no cover - compiled
     """Construction (new contracts, their pay and Corruption), then the Corruption phase."""
     n, y = s[N], s[TURN]
-    if g.first_player_passes and y > 0:
+    if tab[G_FIRST_PLAYER_PASSES] and y > 0:
         s[FIRST] = (s[FIRST] + 1) % n
     for k in range(n):
         p = (s[FIRST] + k) % n
         if s[STACK_LEN] == 0:
             break
-        if _contracts_of(s, p) >= g.max_contracts:
+        if _contracts_of(s, p) >= tab[G_MAX_CONTRACTS]:
             continue
         c = s[STACK + s[STACK_HEAD]]
         s[STACK_HEAD] = (s[STACK_HEAD] + 1) % C
         s[STACK_LEN] -= 1
         s[OWNER + c] = p
         s[WORKERS + P * c + p] += 1
-    _pay_contracts(s, g)
+    _pay_contracts(s, tab)
     for c in range(C):
         if s[OWNER + c] >= 0:
             s[CORRUPTION + c] += 1
     s[PHASE] = PLACE
     for p in range(n):
-        s[TO_PLACE + p] = max(0, g.player_workers[y] - _contracts_of(s, p))
+        s[TO_PLACE + p] = max(0, tab[G_PLAYER_WORKERS + y] - _contracts_of(s, p))
         s[PASSED + p] = 0
-        s[GIFTS_LEFT + p] = g.max_gifts
-    _next_placer(s, g, s[FIRST])
+        s[GIFTS_LEFT + p] = tab[G_MAX_GIFTS]
+    _next_placer(s, tab, s[FIRST])
 
 
 @nb.njit(cache=True)
-def _next_placer(s, g, start):  # pragma: no cover - compiled
+def _next_placer(s, tab, start):  # pragma: no cover - compiled
     n = s[N]
     for k in range(n):
         p = (start + k) % n
@@ -491,26 +491,26 @@ def _next_placer(s, g, start):  # pragma: no cover - compiled
             continue
         s[ACTOR] = p
         return
-    _end_corruption(s, g)
+    _end_corruption(s, tab)
 
 
 @nb.njit(cache=True)
-def _end_corruption(s, g):  # pragma: no cover - compiled
+def _end_corruption(s, tab):  # pragma: no cover - compiled
     """Vacation pay for unplaced workers, then the Election."""
     n = s[N]
     for k in range(n):
         p = (s[FIRST] + k) % n
         if s[TO_PLACE + p]:
-            _pay(s, p, g.vacation_pay * s[TO_PLACE + p])
+            _pay(s, p, tab[G_VACATION_PAY] * s[TO_PLACE + p])
     s[PHASE] = VOTE
     for p in range(n):
         s[VOTES + p] = -1
-        s[GIFTS_LEFT + p] = g.max_gifts
+        s[GIFTS_LEFT + p] = tab[G_MAX_GIFTS]
     s[ACTOR] = s[FIRST]
 
 
 @nb.njit(cache=True)
-def _resolve_election(s, g, rng, i):  # pragma: no cover - compiled
+def _resolve_election(s, tab, rng, i):  # pragma: no cover - compiled
     n = s[N]
     for v in range(n + 1):
         s[LAST_VOTES + v] = 0
@@ -528,18 +528,18 @@ def _resolve_election(s, g, rng, i):  # pragma: no cover - compiled
         s[MAYOR_SEAT] = m
         s[LAST_MAYOR] = m
         s[KEYS + m] += 1
-        s[CITY_LEFT] = g.city_workers[s[TURN]]
-        s[FEST_LEFT] = g.festivals[n]
+        s[CITY_LEFT] = tab[G_CITY_WORKERS + s[TURN]]
+        s[FEST_LEFT] = tab[G_FESTIVALS + n]
         s[PHASE] = MAYOR
         s[ACTOR] = m
-        _check_mayor_done(s, g, rng, i)
+        _check_mayor_done(s, tab, rng, i)
     else:
         s[LAST_MAYOR] = -1
-        _start_investigation(s, g, rng, i)
+        _start_investigation(s, tab, rng, i)
 
 
 @nb.njit(cache=True)
-def _check_mayor_done(s, g, rng, i):  # pragma: no cover - compiled
+def _check_mayor_done(s, tab, rng, i):  # pragma: no cover - compiled
     """The mayor is asked while it can place something or holds a card (a Big Papa stays private)."""
     held = False
     free_arch = False
@@ -549,21 +549,21 @@ def _check_mayor_done(s, g, rng, i):  # pragma: no cover - compiled
             if not s[FESTIVAL + c]:
                 free_arch = True
     if not ((s[CITY_LEFT] and held) or (s[FEST_LEFT] and free_arch) or _hand_size(s, s[MAYOR_SEAT])):
-        _extraction(s, g, rng, i)
+        _extraction(s, tab, rng, i)
 
 
 @nb.njit(cache=True)
-def _start_investigation(s, g, rng, i):  # pragma: no cover - compiled
+def _start_investigation(s, tab, rng, i):  # pragma: no cover - compiled
     s[INVESTIGATED] = 1
     s[PHASE] = CARDS
     s[PASSES] = 0
     for p in range(s[N]):
-        s[GIFTS_LEFT + p] = g.max_gifts if g.investigation_gifts else 0
-    _next_card_player(s, g, rng, i, s[FIRST])
+        s[GIFTS_LEFT + p] = tab[G_MAX_GIFTS] if tab[G_INVESTIGATION_GIFTS] else 0
+    _next_card_player(s, tab, rng, i, s[FIRST])
 
 
 @nb.njit(cache=True)
-def _next_card_player(s, g, rng, i, start):  # pragma: no cover - compiled
+def _next_card_player(s, tab, rng, i, start):  # pragma: no cover - compiled
     """Seat order until every seat passed in a row; a seat with a card or a gift left is asked."""
     n = s[N]
     p = start
@@ -573,11 +573,11 @@ def _next_card_player(s, g, rng, i, start):  # pragma: no cover - compiled
             return
         s[PASSES] += 1
         p = (p + 1) % n
-    _roll(s, g, rng, i)
+    _roll(s, tab, rng, i)
 
 
 @nb.njit(cache=True)
-def _roll(s, g, rng, i):  # pragma: no cover - compiled
+def _roll(s, tab, rng, i):  # pragma: no cover - compiled
     """Each seat rolls a die per Corruption on its contracts (rules.roll_dice), in seat order."""
     n = s[N]
     s[PAY_POS] = 0
@@ -590,13 +590,13 @@ def _roll(s, g, rng, i):  # pragma: no cover - compiled
                 dice += s[CORRUPTION + c]
         red = 0
         if s[RED + p]:
-            red = min(dice, _contracts_of(s, p)) if g.red_per_contract else dice
-        base = g.logo_faces[tables.BLACK] if s[MERDE + p] else g.logo_faces[tables.WHITE]
+            red = min(dice, _contracts_of(s, p)) if tab[G_RED_PER_CONTRACT] else dice
+        base = tab[G_LOGO_FACES + tables.BLACK] if s[MERDE + p] else tab[G_LOGO_FACES + tables.WHITE]
         logos = 0
         if red:
-            logos += _logos(rng, i, red, g.logo_faces[tables.RED], g.die_faces)
+            logos += _logos(rng, i, red, tab[G_LOGO_FACES + tables.RED], tab[G_DIE_FACES])
         if dice - red:
-            logos += _logos(rng, i, dice - red, base, g.die_faces)
+            logos += _logos(rng, i, dice - red, base, tab[G_DIE_FACES])
         s[LOGOS + p] = logos
         s[PAID_PERCENT + p] = 0
         if logos:
@@ -606,11 +606,11 @@ def _roll(s, g, rng, i):  # pragma: no cover - compiled
         s[PHASE] = PAY
         s[ACTOR] = s[PAYMENTS]
     else:
-        _extraction(s, g, rng, i)
+        _extraction(s, tab, rng, i)
 
 
 @nb.njit(cache=True)
-def _extraction(s, g, rng, i):  # pragma: no cover - compiled
+def _extraction(s, tab, rng, i):  # pragma: no cover - compiled
     """Completed contracts go to the stack's bottom (their owner draws a card); workers come home."""
     n = s[N]
     for c in range(C):
@@ -620,7 +620,7 @@ def _extraction(s, g, rng, i):  # pragma: no cover - compiled
         crew = s[CITY + c]
         for q in range(n):
             crew += s[WORKERS + P * c + q]
-        if crew < g.threshold:
+        if crew < tab[G_THRESHOLD]:
             continue
         s[OWNER + c] = -1
         s[CORRUPTION + c] = 0
@@ -641,28 +641,28 @@ def _extraction(s, g, rng, i):  # pragma: no cover - compiled
     s[CUT_USED] = 0
     s[TURN] += 1
     if s[TURN] < Y:
-        _begin_turn(s, g)
+        _begin_turn(s, tab)
         return
-    _pay_contracts(s, g)
+    _pay_contracts(s, tab)
     s[PHASE] = OVER
     s[ACTOR] = -1
 
 
 # --- decisions ---------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _apply(s, g, rng, i, a):  # pragma: no cover - compiled
+def _apply(s, tab, rng, i, a):  # pragma: no cover - compiled
     """Play the legal action `a` of the seat to act (rules.apply)."""
     n, p, phase = s[N], s[ACTOR], s[PHASE]
-    kind, x, y = g.kind[a], g.x[a], g.y[a]
+    kind, x, y = tab[G_ACTIONS + 3 * a], tab[G_ACTIONS + 3 * a + 1], tab[G_ACTIONS + 3 * a + 2]
     if kind == A_GIFT:
-        _gift(s, g, p, (p + y) % n, g.gift_amounts[x])
+        _gift(s, tab, p, (p + y) % n, tab[G_GIFT_AMOUNTS + x])
     if phase == PLACE:
         if kind == A_PLACE:
             s[WORKERS + P * x + p] += 1
             s[TO_PLACE + p] -= 1
         elif kind == A_PASS:
             s[PASSED + p] = 1
-        _next_placer(s, g, (p + 1) % n)
+        _next_placer(s, tab, (p + 1) % n)
     elif phase == VOTE:
         if kind == A_VOTE:
             s[VOTES + p] = (p + x) % n
@@ -673,10 +673,10 @@ def _apply(s, g, rng, i, a):  # pragma: no cover - compiled
             if s[VOTES + q] < 0:
                 s[ACTOR] = q
                 return
-        _resolve_election(s, g, rng, i)
+        _resolve_election(s, tab, rng, i)
     elif phase == MAYOR:
         if kind == A_PASS:
-            _extraction(s, g, rng, i)
+            _extraction(s, tab, rng, i)
             return
         if kind == A_CITY:
             s[CITY + x] += 1
@@ -686,22 +686,22 @@ def _apply(s, g, rng, i, a):  # pragma: no cover - compiled
             s[FEST_LEFT] -= 1
         else:
             _discard(s, p, BIG_PAPA)
-            arches = g.festival_pieces - s[FEST_LEFT]
-            meeples = g.city_worker_pieces - s[CITY_LEFT]
+            arches = tab[G_FESTIVAL_PIECES] - s[FEST_LEFT]
+            meeples = tab[G_CITY_WORKER_PIECES] - s[CITY_LEFT]
             for c in range(C):
                 arches -= s[FESTIVAL + c]
                 meeples -= s[CITY + c]
-            s[FEST_LEFT] += min(g.big_papa_festivals, arches)
-            s[CITY_LEFT] += min(g.big_papa_city_workers, meeples)
-        _check_mayor_done(s, g, rng, i)
+            s[FEST_LEFT] += min(tab[G_BIG_PAPA_FESTIVALS], arches)
+            s[CITY_LEFT] += min(tab[G_BIG_PAPA_CITY_WORKERS], meeples)
+        _check_mayor_done(s, tab, rng, i)
     elif phase == CARDS:
         if kind == A_PASS:
             s[PASSES] += 1
         else:
             if kind != A_GIFT:
-                _play_card(s, g, rng, i, p, kind, x, y)
+                _play_card(s, tab, rng, i, p, kind, x, y)
             s[PASSES] = 0
-        _next_card_player(s, g, rng, i, (p + 1) % n)
+        _next_card_player(s, tab, rng, i, (p + 1) % n)
     else:
         logos = s[LOGOS + p]
         if kind == A_PAY_PERCENT:
@@ -709,16 +709,16 @@ def _apply(s, g, rng, i, a):  # pragma: no cover - compiled
             s[PAID_PERCENT + p] = 1
             _pay(s, p, s[CASH + p] * logos // 10)
         else:
-            _pay(s, p, logos * g.logo_cost[s[TURN]])
+            _pay(s, p, logos * tab[G_LOGO_COST + s[TURN]])
         s[PAY_POS] += 1
         if s[PAY_POS] < s[PAY_LEN]:
             s[ACTOR] = s[PAYMENTS + s[PAY_POS]]
         else:
-            _extraction(s, g, rng, i)
+            _extraction(s, tab, rng, i)
 
 
 @nb.njit(cache=True)
-def _play_card(s, g, rng, i, p, kind, x, y):  # pragma: no cover - compiled
+def _play_card(s, tab, rng, i, p, kind, x, y):  # pragma: no cover - compiled
     n = s[N]
     if kind == A_CUT:
         _cut_and_paste(s, rng, i, p, (p + x) % n)
@@ -741,7 +741,7 @@ def _play_card(s, g, rng, i, p, kind, x, y):  # pragma: no cover - compiled
             _corrupt(s, q)
     elif kind == A_SPIC:
         _discard(s, p, SPIC_N_SPAN)
-        s[CORRUPTION + x] = max(0, s[CORRUPTION + x] - g.spic_removes)
+        s[CORRUPTION + x] = max(0, s[CORRUPTION + x] - tab[G_SPIC_REMOVES])
     else:
         _discard(s, p, SNITCH)
         _corrupt(s, (p + x) % n)
@@ -749,111 +749,125 @@ def _play_card(s, g, rng, i, p, kind, x, y):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _gift_mask(s, g, p, mask):  # pragma: no cover - compiled
+def _gift_mask(s, tab, p, mask):  # pragma: no cover - compiled
     if s[GIFTS_LEFT + p]:
         n = s[N]
-        for amount in range(len(g.gift_amounts)):
-            if g.gift_amounts[amount] <= s[CASH + p]:
-                base = g.start[A_GIFT] + amount * (P - 1) - 1
+        for amount in range(NUM_GIFTS):
+            if tab[G_GIFT_AMOUNTS + amount] <= s[CASH + p]:
+                base = tab[G_START + A_GIFT] + amount * (P - 1) - 1
                 for k in range(1, n):
                     mask[base + k] = 1
 
 
 @nb.njit(cache=True)
-def _legal_mask(s, g, mask):  # pragma: no cover - compiled
+def _legal_mask(s, tab, mask):  # pragma: no cover - compiled
     """The legal actions of the seat to act (rules.legal_mask)."""
     mask[:] = 0
     n, p, phase = s[N], s[ACTOR], s[PHASE]
-    st = g.start
     if phase == PLACE:
-        mask[st[A_PASS]] = 1
+        mask[tab[G_START + A_PASS]] = 1
         if s[TO_PLACE + p]:
             for c in range(C):
                 if s[OWNER + c] >= 0:
-                    mask[st[A_PLACE] + c] = 1
-        _gift_mask(s, g, p, mask)
+                    mask[tab[G_START + A_PLACE] + c] = 1
+        _gift_mask(s, tab, p, mask)
     elif phase == VOTE:
         for k in range(n):
-            mask[st[A_VOTE] + k] = 1
-        mask[st[A_OUTSIDER]] = 1
-        _gift_mask(s, g, p, mask)
+            mask[tab[G_START + A_VOTE] + k] = 1
+        mask[tab[G_START + A_OUTSIDER]] = 1
+        _gift_mask(s, tab, p, mask)
     elif phase == MAYOR:
-        mask[st[A_PASS]] = 1
+        mask[tab[G_START + A_PASS]] = 1
         for c in range(C):
             if s[OWNER + c] >= 0:
                 if s[CITY_LEFT]:
-                    mask[st[A_CITY] + c] = 1
+                    mask[tab[G_START + A_CITY] + c] = 1
                 if s[FEST_LEFT] and not s[FESTIVAL + c]:
-                    mask[st[A_FESTIVAL] + c] = 1
+                    mask[tab[G_START + A_FESTIVAL] + c] = 1
         if s[HAND + T * p + BIG_PAPA]:
-            mask[st[A_BIG_PAPA]] = 1
+            mask[tab[G_START + A_BIG_PAPA]] = 1
     elif phase == CARDS:
-        mask[st[A_PASS]] = 1
-        _gift_mask(s, g, p, mask)
+        mask[tab[G_START + A_PASS]] = 1
+        _gift_mask(s, tab, p, mask)
         hand = HAND + T * p
         if s[hand + CUT_AND_PASTE] and not s[CUT_USED]:
             for k in range(1, n):
                 if _hand_size(s, (p + k) % n):
-                    mask[st[A_CUT] + k - 1] = 1
+                    mask[tab[G_START + A_CUT] + k - 1] = 1
         for card, kind in ((DEEP_MERDE, A_MERDE), (RED_ALERT, A_RED)):
             if s[hand + card]:
                 for k in range(1, n):
-                    mask[st[kind] + k - 1] = 1
+                    mask[tab[G_START + kind] + k - 1] = 1
         if s[hand + LA_GREVE]:
-            mask[st[A_GREVE]] = 1
+            mask[tab[G_START + A_GREVE]] = 1
         for card, kind in ((REVENUE_QUEBEC, A_REVENUE), (SNITCH, A_SNITCH)):
             if s[hand + card]:
-                for j in range(len(g.pair_b)):
-                    if g.pair_b[j] < n:
-                        mask[st[kind] + j] = 1
+                for j in range(NUM_PAIRS):
+                    if tab[G_PAIR_B + j] < n:
+                        mask[tab[G_START + kind] + j] = 1
         if s[hand + SPIC_N_SPAN]:
             for c in range(C):
                 if s[OWNER + c] >= 0 and s[CORRUPTION + c]:
-                    mask[st[A_SPIC] + c] = 1
+                    mask[tab[G_START + A_SPIC] + c] = 1
     elif phase == PAY:
-        mask[st[A_PAY_FIXED]] = 1
-        mask[st[A_PAY_PERCENT]] = 1
+        mask[tab[G_START + A_PAY_FIXED]] = 1
+        mask[tab[G_START + A_PAY_PERCENT]] = 1
 
 
 # --- the observation (observer.py) -------------------------------------------------------------------
-@nb.njit(cache=True)
-def _capped(value, scale):  # pragma: no cover - compiled
-    """value / scale, read as 1 from `scale` on (the observer's `v / k if v < k else 1.0`)."""
-    return value / scale if value < scale else 1.0
+# The observer divides small counts by small scales (v / k, capped at 1 where it caps): the kernels read
+# each quotient, computed once in float64 as the observer does, from a table (a division costs more
+# than a whole feature otherwise): fr[k * W + v] = v / k for k, v <= 45, then cash / MONEY_SCALE.
+W = D + 1
+CASH_FRACTIONS = W * W
+
+
+def fractions(money_scale: int) -> np.ndarray:
+    """The quotient table of `_observe`, as float32 (the observation's rounding of the float64 quotient)."""
+    v = np.arange(W, dtype=np.float64)
+    small = np.zeros((W, W))
+    small[1:] = v[None, :] / v[1:, None]
+    cash = np.arange(money_scale + 1, dtype=np.float64) / money_scale
+    return np.concatenate([small.ravel(), cash]).astype(np.float32)
 
 
 @nb.njit(cache=True)
-def _observe(s, g, me, o, contracts, corruption):  # pragma: no cover - compiled
-    """Seat `me`'s observation, written into the float32 row `o` (zeroed first); `contracts` and
-    `corruption` are scratch (P,) arrays."""
+def _observe(s, tab, fr, me, o, contracts, corruption, rel):  # pragma: no cover - compiled
+    """Seat `me`'s observation, written into the float32 row `o` (zeroed first); `fr` holds the
+    observer's quotients (`fractions()`); `contracts`, `corruption` and `rel` are scratch arrays."""
+    money = tab[G_MONEY_SCALE]
+    n = s[N]
+    for q in range(n):  # each seat relative to me, the Outsider at P (no modulo: a division each)
+        rel[q] = q - me if q >= me else q - me + n
+    rel[n] = P
     o[:] = 0
-    at = g.obs_at
-    n, phase = s[N], s[PHASE]
-    o[at[O_PHASE] + phase] = 1.0
-    o[at[O_YEAR] + s[TURN]] = 1.0
-    o[at[O_NUM_PLAYERS] + n - 3] = 1.0
-    o[at[O_FIRST] + (s[FIRST] - me + n) % n] = 1.0
+    phase = s[PHASE]
+    o[tab[G_OBS_AT + O_PHASE] + phase] = 1.0
+    o[tab[G_OBS_AT + O_YEAR] + s[TURN]] = 1.0
+    o[tab[G_OBS_AT + O_NUM_PLAYERS] + n - 3] = 1.0
+    o[tab[G_OBS_AT + O_FIRST] + rel[s[FIRST]]] = 1.0
     if s[ACTOR] >= 0:
-        o[at[O_TO_ACT] + (s[ACTOR] - me + n) % n] = 1.0
+        o[tab[G_OBS_AT + O_TO_ACT] + rel[s[ACTOR]]] = 1.0
     if s[MAYOR_SEAT] >= 0:
-        o[at[O_MAYOR] + (s[MAYOR_SEAT] - me + n) % n] = 1.0
-    o[at[O_SUPPLY]] = min(s[CITY_LEFT] / 8, 1.0)
-    o[at[O_SUPPLY] + 1] = min(s[FEST_LEFT] / 4, 1.0)
-    o[at[O_CASH]] = min(s[CASH + me] / g.money_scale, 1.0)
+        o[tab[G_OBS_AT + O_MAYOR] + rel[s[MAYOR_SEAT]]] = 1.0
+    o[tab[G_OBS_AT + O_SUPPLY]] = fr[8 * W + min(s[CITY_LEFT], 8)]
+    o[tab[G_OBS_AT + O_SUPPLY] + 1] = fr[4 * W + min(s[FEST_LEFT], 4)]
+    o[tab[G_OBS_AT + O_CASH]] = fr[CASH_FRACTIONS + min(s[CASH + me], money)]
+    # counts are written whether 0 or not: fewer branches to mispredict, and 0 reads as 0.0
+    hand = tab[G_OBS_AT + O_HAND]
     for t in range(T):
-        if s[HAND + T * me + t]:
-            o[at[O_HAND] + t] = s[HAND + T * me + t] / g.card_counts[t]
+        o[hand + t] = fr[tab[G_CARD_COUNTS + t] * W + s[HAND + T * me + t]]
     if phase == VOTE and s[VOTES + me] >= 0:
         v = s[VOTES + me]
-        o[at[O_VOTE] + (P if v == n else (v - me + n) % n)] = 1.0
+        o[tab[G_OBS_AT + O_VOTE] + rel[v]] = 1.0
+    known = tab[G_OBS_AT + O_KNOWN] - T
     for r in range(1, n):
-        q = (me + r) % n
+        q = me + r - n if me + r >= n else me + r
         for t in range(T):
-            count = s[KNOWN + (me * P + q) * T + t]
-            if count:
-                o[at[O_KNOWN] + T * (r - 1) + t] = count / g.card_counts[t]
+            o[known + T * r + t] = fr[tab[G_CARD_COUNTS + t] * W + s[KNOWN + (me * P + q) * T + t]]
     contracts[:] = 0
     corruption[:] = 0
+    board, crews = tab[G_OBS_AT + O_CONTRACTS], tab[G_OBS_AT + O_WORKERS]
     for c in range(C):
         q = s[OWNER + c]
         if q < 0:
@@ -861,58 +875,57 @@ def _observe(s, g, me, o, contracts, corruption):  # pragma: no cover - compiled
         cor = s[CORRUPTION + c]
         contracts[q] += 1
         corruption[q] += cor
-        base = at[O_CONTRACTS] + CF * c
+        base = board + CF * c
         o[base] = 1.0
-        o[base + 1 + (q - me + n) % n] = 1.0
-        o[base + 8] = _capped(cor, 20)
-        if s[CITY + c]:
-            o[base + 9] = _capped(s[CITY + c], 8)
-        if s[FESTIVAL + c]:
-            o[base + 10] = 1.0
+        o[base + 1 + rel[q]] = 1.0
+        o[base + 8] = fr[20 * W + min(cor, 20)]
+        o[base + 9] = fr[8 * W + min(s[CITY + c], 8)]
+        o[base + 10] = s[FESTIVAL + c]  # 0 or 1
         crew = 0
         for q2 in range(n):
             count = s[WORKERS + P * c + q2]
             crew += count
-            if count:
-                o[at[O_WORKERS] + P * c + (q2 - me + n) % n] = count / 5
-        o[base + 11] = _capped(crew, 6)
+            o[crews + P * c + rel[q2]] = fr[5 * W + count]
+        o[base + 11] = fr[6 * W + min(crew, 6)]
+    seats, ballots = tab[G_OBS_AT + O_SEATS], tab[G_OBS_AT + O_BALLOTS]
+    voting = phase == VOTE
     for r in range(n):
-        q = (me + r) % n
-        f = at[O_SEATS] + NF * r
+        q = me + r - n if me + r >= n else me + r
+        f = seats + NF * r
         cash, unseen_in, unseen_out = _cash_view(s, me, q)
         cards = _hand_size(s, q)
         o[f] = 1.0
-        o[f + 1] = contracts[q] / 5
-        o[f + 2] = _capped(corruption[q], 30)
-        o[f + 3] = s[TO_PLACE + q] / 5
-        o[f + 4] = 1.0 if s[PASSED + q] else 0.0
-        o[f + 5] = 1.0 if phase == VOTE and s[VOTES + q] >= 0 else 0.0
-        o[f + 6] = s[KEYS + q] / 7
-        o[f + 7] = _capped(cards, 10)
-        o[f + 8] = 1.0 if s[MERDE + q] else 0.0
-        o[f + 9] = 1.0 if s[RED + q] else 0.0
-        o[f + 10] = _capped(s[LOGOS + q], 20)
-        o[f + 11] = 1.0 if s[PAID_PERCENT + q] else 0.0
-        o[f + 12] = s[GIFTS_LEFT + q] / 3
-        o[f + 13] = 0.0 if cash <= 0 else _capped(cash, g.money_scale)
-        o[f + 14] = _capped(unseen_in, 5)
-        o[f + 15] = _capped(unseen_out, 5)
-        o[f + 16] = s[LAST_VOTES + q] / n
-        o[f + 17] = 1.0 if s[LAST_MAYOR] == q else 0.0
+        o[f + 1] = fr[5 * W + contracts[q]]
+        o[f + 2] = fr[30 * W + min(corruption[q], 30)]
+        o[f + 3] = fr[5 * W + s[TO_PLACE + q]]
+        o[f + 4] = s[PASSED + q]  # flags are 0 or 1
+        o[f + 5] = voting and s[VOTES + q] >= 0
+        o[f + 6] = fr[7 * W + s[KEYS + q]]
+        o[f + 7] = fr[10 * W + min(cards, 10)]
+        o[f + 8] = s[MERDE + q]
+        o[f + 9] = s[RED + q]
+        o[f + 10] = fr[20 * W + min(s[LOGOS + q], 20)]
+        o[f + 11] = s[PAID_PERCENT + q]
+        o[f + 12] = fr[3 * W + s[GIFTS_LEFT + q]]
+        o[f + 13] = 0.0 if cash <= 0 else fr[CASH_FRACTIONS + min(cash, money)]
+        o[f + 14] = fr[5 * W + min(unseen_in, 5)]
+        o[f + 15] = fr[5 * W + min(unseen_out, 5)]
+        o[f + 16] = fr[n * W + s[LAST_VOTES + q]]
+        o[f + 17] = s[LAST_MAYOR] == q
         if phase == PAY:
             for j in range(s[PAY_POS], s[PAY_LEN]):
                 if s[PAYMENTS + j] == q:
                     o[f + 18] = 1.0
         v = s[LAST_BALLOTS + q]
         if v >= 0:
-            o[at[O_BALLOTS] + (P + 1) * r + (P if v == n else (v - me + n) % n)] = 1.0
-    o[at[O_TABLE]] = s[STACK_LEN] / C
-    o[at[O_TABLE] + 1] = min((s[DECK_LEN] - s[DECK_POS]) / D, 1.0)
-    o[at[O_TABLE] + 2] = float(s[CUT_USED])
-    o[at[O_TABLE] + 3] = float(s[INVESTIGATED])
+            o[ballots + (P + 1) * r + rel[v]] = 1.0
+    o[tab[G_OBS_AT + O_TABLE]] = fr[C * W + s[STACK_LEN]]
+    o[tab[G_OBS_AT + O_TABLE] + 1] = fr[D * W + min(s[DECK_LEN] - s[DECK_POS], D)]
+    o[tab[G_OBS_AT + O_TABLE] + 2] = s[CUT_USED]
+    o[tab[G_OBS_AT + O_TABLE] + 3] = s[INVESTIGATED]
+    pile = tab[G_OBS_AT + O_DISCARD]
     for t in range(T):
-        if s[DISCARD + t]:
-            o[at[O_DISCARD] + t] = s[DISCARD + t] / g.card_counts[t]
+        o[pile + t] = fr[tab[G_CARD_COUNTS + t] * W + s[DISCARD + t]]
 
 
 @nb.njit(cache=True)
@@ -934,44 +947,44 @@ def _cash_view(s, me, q):  # pragma: no cover - compiled
 
 # --- the batch kernels -----------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _write_decision(st, g, i, obs, mask, cur, scratch):  # pragma: no cover - compiled
+def _write_decision(st, tab, fr, i, obs, mask, cur, scratch):  # pragma: no cover - compiled
     s = st[i]
     cur[i] = s[ACTOR]
-    _observe(s, g, s[ACTOR], obs[i], scratch[0], scratch[1])
-    _legal_mask(s, g, mask[i])
+    _observe(s, tab, fr, s[ACTOR], obs[i], scratch[0], scratch[1], scratch[2])
+    _legal_mask(s, tab, mask[i])
 
 
 @nb.njit(cache=True)
-def _start_kernel(st, rng, games, counts, seeds, stacks, decks, firsts, g, obs, mask, cur):  # pragma: no cover
-    scratch = np.zeros((2, P), np.int64)
+def _start_kernel(st, rng, games, counts, seeds, dealt, tab, fr, obs, mask, cur):  # pragma: no cover
+    scratch = np.zeros((3, P + 1), np.int64)
     for j in range(len(games)):
         i = games[j]
         rng[i] = np.uint64(seeds[j])
-        _new_game(st[i], g, counts[j], stacks[j], decks[j], firsts[j])
-        _write_decision(st, g, i, obs, mask, cur, scratch)
+        _new_game(st[i], tab, counts[j], dealt[j])
+        _write_decision(st, tab, fr, i, obs, mask, cur, scratch)
 
 
 @nb.njit(cache=True)
-def _step_kernel(st, rng, actions, g, obs, mask, cur, rewards, terminated, scores, ranks):  # pragma: no cover
+def _step_kernel(st, rng, actions, tab, fr, obs, mask, cur, rewards, terminated, scores, ranks):  # pragma: no cover
     keys = np.zeros(P, np.int64)
     final = np.zeros(P, np.int64)
-    scratch = np.zeros((2, P), np.int64)
+    scratch = np.zeros((3, P + 1), np.int64)
     for i in range(len(actions)):
         s = st[i]
-        _apply(s, g, rng, i, actions[i])
+        _apply(s, tab, rng, i, actions[i])
         rewards[i, :] = 0
         scores[i, :] = 0
         ranks[i, :] = 0
         if s[PHASE] != OVER:
             terminated[i] = False
-            _write_decision(st, g, i, obs, mask, cur, scratch)
+            _write_decision(st, tab, fr, i, obs, mask, cur, scratch)
             continue
         n = s[N]
         for p in range(n):
-            final[p] = s[CASH + p] + g.keys_value[s[KEYS + p]]
+            final[p] = s[CASH + p] + tab[G_KEYS_VALUE + s[KEYS + p]]
             keys[p] = final[p]  # rules.final_keys: the score alone
             scores[i, p] = final[p]
-        write_outcome(keys, final, n, g.reward_code, rewards[i], ranks[i])
+        write_outcome(keys, final, n, tab[G_REWARD_CODE], rewards[i], ranks[i])
         terminated[i] = True
 
 
@@ -989,24 +1002,24 @@ class ConstructionEngine(VectorEngine):
         **config: Any,
     ) -> None:
         super().__init__(num_envs, num_players=num_players, seed=seed, **config)
-        self._game = _game_constants(self.config, self.reward_code)
+        self._game = _game_table(self.config, self.reward_code)
+        self._fractions = fractions(int(observer.MONEY_SCALE))
         self._rows = np.zeros((self.num_envs, ROW_SIZE), np.int32)
         self._chance = np.zeros(self.num_envs, np.uint64)
+        self._dealt = np.zeros((self.num_envs, C + D + 1), np.int64)  # _deal's draws for new games
 
     def _start(self, games: np.ndarray) -> None:
         counts = self._deal_counts(games)
         seeds = self._deal_seeds(games)
-        k = len(games)
-        stacks, decks, firsts = np.empty((k, C), np.int64), np.empty((k, D), np.int64), np.empty(k, np.int64)
-        for j in range(k):
-            stacks[j], decks[j], firsts[j] = deal(np.random.default_rng(int(seeds[j])), int(counts[j]))
+        dealt = self._dealt[: len(games)]
+        for j, (seed, n) in enumerate(zip(seeds.tolist(), counts.tolist())):
+            _deal(np.random.default_rng(seed), n, dealt[j])
         b = self._batch
-        _start_kernel(self._rows, self._chance, games.astype(np.int64), counts, seeds, stacks, decks, firsts,
-                      self._game, b.observation, b.action_mask, b.current_player)
+        _start_kernel(self._rows, self._chance, games, counts, seeds, dealt, self._game, self._fractions, b.observation, b.action_mask, b.current_player)
 
     def _advance(self, actions: np.ndarray) -> None:
         b = self._batch
-        _step_kernel(self._rows, self._chance, actions, self._game, b.observation, b.action_mask,
+        _step_kernel(self._rows, self._chance, actions, self._game, self._fractions, b.observation, b.action_mask,
                      b.current_player, b.rewards, b.terminated, b.scores, b.ranks)
         ended = np.flatnonzero(b.terminated)
         if ended.size:
@@ -1029,8 +1042,8 @@ class ConstructionEngine(VectorEngine):
         self._chance[row] = np.uint64(chance_seed)
         b = self._batch
         b.num_players[row] = state.n
-        _write_decision(self._rows, self._game, row, b.observation, b.action_mask, b.current_player,
-                        np.zeros((2, P), np.int64))
+        _write_decision(self._rows, self._game, self._fractions, row, b.observation, b.action_mask, b.current_player,
+                        np.zeros((3, P + 1), np.int64))
 
 
 def _row_of(s: State) -> np.ndarray:
