@@ -39,6 +39,9 @@ from ..construction.tables import (
 from .engine import VectorEngine
 from .outcome import write_outcome
 
+# compiled once and cached; integer % and // without the zero-division check (no divisor is ever 0)
+_kernel = nb.njit(cache=True, error_model="numpy")
+
 P = tables.MAX_PLAYERS  # seats in a row (the observation pads to 7 too)
 C = tables.NUM_CONTRACTS
 T = tables.NUM_CARD_TYPES
@@ -111,11 +114,11 @@ G_START = _tab.take(len(KINDS))  # per kind: its first action
 G_PAIR_B = _tab.take(NUM_PAIRS)  # the second offset of each codec pair
 G_DECK_CARDS = _tab.take(D)  # the card types of the unshuffled deck, as rules.new_game lists them
 G_OBS_AT = _tab.take(len(PIECES))  # per observation piece: its first feature
-SCALARS = ("pay_per_contract", "vacation_pay", "max_contracts", "big_papa_festivals", "big_papa_city_workers",
+SCALARS = ("setup_dice", "pay_per_contract", "vacation_pay", "max_contracts", "big_papa_festivals", "big_papa_city_workers",
            "festival_pieces", "city_worker_pieces", "spic_removes", "die_faces", "money_scale", "threshold",
            "max_gifts", "investigation_gifts", "secret_gifts", "red_per_contract", "first_player_passes",
            "reward_code")
-(G_PAY_PER_CONTRACT, G_VACATION_PAY, G_MAX_CONTRACTS, G_BIG_PAPA_FESTIVALS, G_BIG_PAPA_CITY_WORKERS,
+(G_SETUP_DICE, G_PAY_PER_CONTRACT, G_VACATION_PAY, G_MAX_CONTRACTS, G_BIG_PAPA_FESTIVALS, G_BIG_PAPA_CITY_WORKERS,
  G_FESTIVAL_PIECES, G_CITY_WORKER_PIECES, G_SPIC_REMOVES, G_DIE_FACES, G_MONEY_SCALE, G_THRESHOLD,
  G_MAX_GIFTS, G_INVESTIGATION_GIFTS, G_SECRET_GIFTS, G_RED_PER_CONTRACT, G_FIRST_PLAYER_PASSES,
  G_REWARD_CODE) = (_tab.take() for _ in SCALARS)
@@ -188,19 +191,19 @@ def _game_table(config: dict[str, Any], reward_code: int) -> np.ndarray:
     ):
         tab[at: at + len(values)] = values
     scalars = (
-        tables.PAY_PER_CONTRACT, tables.VACATION_PAY, tables.MAX_CONTRACTS, tables.BIG_PAPA_FESTIVALS,
+        tables.SETUP_DICE, tables.PAY_PER_CONTRACT, tables.VACATION_PAY, tables.MAX_CONTRACTS, tables.BIG_PAPA_FESTIVALS,
         tables.BIG_PAPA_CITY_WORKERS, tables.FESTIVAL_PIECES, tables.CITY_WORKER_PIECES,
         tables.SPIC_N_SPAN_REMOVES, tables.DIE_FACES, int(observer.MONEY_SCALE),
         tables.COMPLETION_WORKERS[config["completion"]], config["max_gifts"], config["investigation_gifts"],
         config["secret_gifts"], config["red_alert"] == "per_contract", config["first_player_passes"],
         reward_code,
     )
-    tab[G_PAY_PER_CONTRACT: G_PAY_PER_CONTRACT + len(SCALARS)] = scalars
+    tab[G_SETUP_DICE: G_SETUP_DICE + len(SCALARS)] = scalars
     return tab
 
 
 # --- chance: one splitmix64 stream per row ------------------------------------------------------------
-@nb.njit(cache=True)
+@_kernel
 def _next_u64(rng, i):  # pragma: no cover - compiled
     z = rng[i] + np.uint64(0x9E3779B97F4A7C15)
     rng[i] = z
@@ -209,13 +212,13 @@ def _next_u64(rng, i):  # pragma: no cover - compiled
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(cache=True)
+@_kernel
 def _below(rng, i, k):  # pragma: no cover - compiled
     """A uniform integer in [0, k) (k < 2**32) from row i's stream."""
     return np.int64(((_next_u64(rng, i) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
 
 
-@nb.njit(cache=True)
+@_kernel
 def _permute(rng, i, out, k):  # pragma: no cover - compiled
     """out[:k] = a uniform permutation of 0..k-1 (Fisher-Yates from the top)."""
     for j in range(k):
@@ -227,7 +230,7 @@ def _permute(rng, i, out, k):  # pragma: no cover - compiled
         out[r] = t
 
 
-@nb.njit(cache=True)
+@_kernel
 def _logos(rng, i, dice, faces, die_faces):  # pragma: no cover - compiled
     """Logos on `dice` dice that show a logo on `faces` of their `die_faces` faces."""
     hits = 0
@@ -265,24 +268,171 @@ class ChanceStream:
         return out
 
 
-def _deal(rng: np.random.Generator, n: int, out: np.ndarray) -> None:
-    """What `rules.new_game(rng)` draws, in its order, into `out`: the stack's order (C), the deck's
-    permutation (D) and the First Player."""
-    out[:C] = rng.permutation(C)
-    out[C: C + D] = rng.permutation(D)
-    rolling = list(range(n))
-    while True:  # rules._setup_roll: the highest two-dice total, the tied highest roll again
-        dice = rng.integers(1, tables.DIE_FACES + 1, (len(rolling), tables.SETUP_DICE)).tolist()
-        totals = [sum(pair) for pair in dice]
-        best = max(totals)
-        rolling = [p for p, total in zip(rolling, totals) if total == best]
-        if len(rolling) == 1:
-            out[C + D] = rolling[0]
+# --- the deal: numpy's default_rng(seed), in a kernel -------------------------------------------------
+# rules.new_game draws the stack's order, the deck's order and the First Player roll from
+# np.random.default_rng(seed); these kernels replay exactly those draws (SeedSequence's hash, PCG64's
+# 128-bit LCG as two uint64 halves, Generator.permutation's interval rejection and integers' Lemire
+# method), so no Python runs per new game. tests/vector/test_construction.py holds them to numpy.
+_M32 = np.uint64(0xFFFFFFFF)
+_SS_INIT_A, _SS_MULT_A = np.uint64(0x43B0D7E5), np.uint64(0x931E8875)
+_SS_INIT_B, _SS_MULT_B = np.uint64(0x8B51F9DD), np.uint64(0x58F38DED)
+_SS_MIX_L, _SS_MIX_R, _SS_SHIFT = np.uint64(0xCA01F9DD), np.uint64(0x4973F715), np.uint64(16)
+_PCG_MULT_HI, _PCG_MULT_LO = np.uint64(0x2360ED051FC65DA4), np.uint64(0x4385DF649FCCF645)
+# a generator: [state hi, state lo, increment hi, increment lo, has a buffered uint32, that uint32]
+_GEN_SIZE = 6
+
+
+@_kernel
+def _mulhi(a, b):  # pragma: no cover - compiled
+    """The high 64 bits of the 128-bit product a * b."""
+    a0, a1 = a & _M32, a >> np.uint64(32)
+    b0, b1 = b & _M32, b >> np.uint64(32)
+    p01, p10 = a0 * b1, a1 * b0
+    mid = ((a0 * b0) >> np.uint64(32)) + (p01 & _M32) + (p10 & _M32)
+    return a1 * b1 + (p01 >> np.uint64(32)) + (p10 >> np.uint64(32)) + (mid >> np.uint64(32))
+
+
+@_kernel
+def _pcg_step(gen):  # pragma: no cover - compiled
+    """state = state * MULT + inc (mod 2**128)."""
+    hi, lo = gen[0], gen[1]
+    new_hi = _mulhi(lo, _PCG_MULT_LO) + hi * _PCG_MULT_LO + lo * _PCG_MULT_HI
+    new_lo = lo * _PCG_MULT_LO
+    lo = new_lo + gen[3]
+    gen[0] = new_hi + gen[2] + (np.uint64(1) if lo < new_lo else np.uint64(0))
+    gen[1] = lo
+
+
+@_kernel
+def _pcg_next64(gen):  # pragma: no cover - compiled
+    _pcg_step(gen)
+    x = gen[0] ^ gen[1]
+    r = gen[0] >> np.uint64(58)
+    return (x >> r) | (x << ((np.uint64(64) - r) & np.uint64(63)))
+
+
+@_kernel
+def _pcg_next32(gen):  # pragma: no cover - compiled
+    if gen[4]:
+        gen[4] = 0
+        return gen[5]
+    v = _pcg_next64(gen)
+    gen[4] = 1
+    gen[5] = v >> np.uint64(32)
+    return v & _M32
+
+
+@_kernel
+def _ss_hashmix(value, hc):  # pragma: no cover - compiled
+    value ^= hc
+    hc = (hc * _SS_MULT_A) & _M32
+    value = (value * hc) & _M32
+    return value ^ (value >> _SS_SHIFT), hc
+
+
+@_kernel
+def _seed_generator(gen, seed):  # pragma: no cover - compiled
+    """gen = PCG64(SeedSequence(seed)) for 0 <= seed < 2**64, as np.random.default_rng(seed)."""
+    entropy = np.zeros(2, np.uint64)
+    entropy[0], entropy[1] = seed & _M32, seed >> np.uint64(32)
+    words = 2 if entropy[1] else 1
+    pool = np.zeros(4, np.uint64)
+    hc = _SS_INIT_A
+    for i in range(4):
+        pool[i], hc = _ss_hashmix(entropy[i] if i < words else np.uint64(0), hc)
+    for src in range(4):
+        for dst in range(4):
+            if src != dst:
+                mixed, hc = _ss_hashmix(pool[src], hc)
+                r = (_SS_MIX_L * pool[dst] - _SS_MIX_R * mixed) & _M32
+                pool[dst] = r ^ (r >> _SS_SHIFT)
+    state = np.zeros(4, np.uint64)  # generate_state(4, uint64): 8 words, low word first
+    hb = _SS_INIT_B
+    for i in range(8):
+        v = pool[i % 4] ^ hb
+        hb = (hb * _SS_MULT_B) & _M32
+        v = (v * hb) & _M32
+        v ^= v >> _SS_SHIFT
+        state[i // 2] |= v << np.uint64(32 * (i % 2))
+    gen[0], gen[1] = np.uint64(0), np.uint64(0)  # pcg64 srandom: inc = seq << 1 | 1, step, += init, step
+    gen[2] = (state[2] << np.uint64(1)) | (state[3] >> np.uint64(63))
+    gen[3] = (state[3] << np.uint64(1)) | np.uint64(1)
+    gen[4], gen[5] = np.uint64(0), np.uint64(0)
+    _pcg_step(gen)
+    lo = gen[1] + state[1]
+    gen[0] = gen[0] + state[0] + (np.uint64(1) if lo < gen[1] else np.uint64(0))
+    gen[1] = lo
+    _pcg_step(gen)
+
+
+@_kernel
+def _np_interval(gen, top):  # pragma: no cover - compiled
+    """Generator's random_interval: uniform in [0, top] by masked rejection (top < 2**32)."""
+    if top == 0:
+        return 0
+    mask = np.uint64(top)
+    for shift in (1, 2, 4, 8, 16):
+        mask |= mask >> np.uint64(shift)
+    while True:
+        v = _pcg_next32(gen) & mask
+        if v <= np.uint64(top):
+            return np.int64(v)
+
+
+@_kernel
+def _np_permutation(gen, out, k):  # pragma: no cover - compiled
+    """out[:k] = Generator.permutation(k)."""
+    for j in range(k):
+        out[j] = j
+    for j in range(k - 1, 0, -1):
+        r = _np_interval(gen, j)
+        t = out[j]
+        out[j] = out[r]
+        out[r] = t
+
+
+@_kernel
+def _np_below(gen, k):  # pragma: no cover - compiled
+    """Generator.integers(0, k) for int64 (k < 2**32): Lemire's method on 32-bit draws."""
+    k64 = np.uint64(k)
+    m = _pcg_next32(gen) * k64
+    if (m & _M32) < k64:
+        threshold = (_M32 - (k64 - np.uint64(1))) % k64
+        while (m & _M32) < threshold:
+            m = _pcg_next32(gen) * k64
+    return np.int64(m >> np.uint64(32))
+
+
+@_kernel
+def _deal(tab, seed, n, out, gen):  # pragma: no cover - compiled
+    """What `rules.new_game(np.random.default_rng(seed))` draws, in its order, into `out`: the
+    stack's order (C), the deck's permutation (D) and the First Player (the highest two-dice total,
+    the tied highest rolling again)."""
+    _seed_generator(gen, np.uint64(seed))
+    _np_permutation(gen, out, C)
+    _np_permutation(gen, out[C:], D)
+    rolling = np.ones(n, np.bool_)
+    totals = np.zeros(n, np.int64)
+    while True:
+        best = 0
+        for p in range(n):
+            if rolling[p]:
+                totals[p] = 0
+                for _ in range(tab[G_SETUP_DICE]):
+                    totals[p] += 1 + _np_below(gen, tab[G_DIE_FACES])
+                best = max(best, totals[p])
+        left = 0
+        for p in range(n):
+            rolling[p] = rolling[p] and totals[p] == best
+            if rolling[p]:
+                left += 1
+                out[C + D] = p
+        if left == 1:
             return
 
 
 # --- money (money.py) -------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@_kernel
 def _known_now(s, p, value):  # pragma: no cover - compiled
     s[PUB_CASH + p] = value
     for o in range(2 * P):
@@ -290,13 +440,13 @@ def _known_now(s, p, value):  # pragma: no cover - compiled
         s[GIFT_AMT + 2 * P * p + o] = 0
 
 
-@nb.njit(cache=True)
+@_kernel
 def _income(s, p, amount):  # pragma: no cover - compiled
     s[CASH + p] += amount
     s[PUB_CASH + p] += amount
 
 
-@nb.njit(cache=True)
+@_kernel
 def _pay(s, p, due):  # pragma: no cover - compiled
     """p pays `due` to the city, or all it has (then everyone knows its cash is 0)."""
     paid = min(due, s[CASH + p])
@@ -306,7 +456,7 @@ def _pay(s, p, due):  # pragma: no cover - compiled
         _known_now(s, p, 0)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _gift(s, tab, giver, receiver, amount):  # pragma: no cover - compiled
     s[CASH + giver] -= amount
     s[CASH + receiver] += amount
@@ -321,13 +471,13 @@ def _gift(s, tab, giver, receiver, amount):  # pragma: no cover - compiled
     s[GIFTS_LEFT + giver] -= 1
 
 
-@nb.njit(cache=True)
+@_kernel
 def _reveal(s, p):  # pragma: no cover - compiled
     _known_now(s, p, s[CASH + p])
 
 
 # --- cards (cards.py) -------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@_kernel
 def _hand_size(s, p):  # pragma: no cover - compiled
     total = 0
     for t in range(T):
@@ -335,7 +485,7 @@ def _hand_size(s, p):  # pragma: no cover - compiled
     return total
 
 
-@nb.njit(cache=True)
+@_kernel
 def _draw(s, rng, i, p):  # pragma: no cover - compiled
     """p draws the top card; an empty deck is first refilled by shuffling the discard pile."""
     if s[DECK_POS] == s[DECK_LEN]:
@@ -360,7 +510,7 @@ def _draw(s, rng, i, p):  # pragma: no cover - compiled
     s[HAND + T * p + card] += 1
 
 
-@nb.njit(cache=True)
+@_kernel
 def _forget_one(s, q, card):  # pragma: no cover - compiled
     for o in range(s[N]):
         k = KNOWN + (o * P + q) * T + card
@@ -368,14 +518,14 @@ def _forget_one(s, q, card):  # pragma: no cover - compiled
             s[k] -= 1
 
 
-@nb.njit(cache=True)
+@_kernel
 def _discard(s, p, card):  # pragma: no cover - compiled
     s[HAND + T * p + card] -= 1
     s[DISCARD + card] += 1
     _forget_one(s, p, card)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _cut_and_paste(s, rng, i, p, target):  # pragma: no cover - compiled
     """Take a random card of `target` for my Cut & Paste; who learns what (cards.cut_and_paste)."""
     hand = HAND + T * target
@@ -405,7 +555,7 @@ def _cut_and_paste(s, rng, i, p, target):  # pragma: no cover - compiled
 
 
 # --- turn flow (rules.py) ------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@_kernel
 def _contracts_of(s, p):  # pragma: no cover - compiled
     k = 0
     for c in range(C):
@@ -414,14 +564,14 @@ def _contracts_of(s, p):  # pragma: no cover - compiled
     return k
 
 
-@nb.njit(cache=True)
+@_kernel
 def _corrupt(s, q):  # pragma: no cover - compiled
     for c in range(C):
         if s[OWNER + c] == q:
             s[CORRUPTION + c] += 1
 
 
-@nb.njit(cache=True)
+@_kernel
 def _pay_contracts(s, tab):  # pragma: no cover - compiled
     for p in range(s[N]):
         k = _contracts_of(s, p)
@@ -429,7 +579,7 @@ def _pay_contracts(s, tab):  # pragma: no cover - compiled
             _income(s, p, tab[G_PAY_PER_CONTRACT] * k)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _new_game(s, tab, n, dealt):  # pragma: no cover - compiled
     """rules.new_game with its draws made (`_deal`): the table set, then the first turn."""
     s[:] = 0
@@ -450,7 +600,7 @@ def _new_game(s, tab, n, dealt):  # pragma: no cover - compiled
     _begin_turn(s, tab)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _begin_turn(s, tab):  # pragma: no cover - compiled
     """Construction (new contracts, their pay and Corruption), then the Corruption phase."""
     n, y = s[N], s[TURN]
@@ -479,7 +629,7 @@ def _begin_turn(s, tab):  # pragma: no cover - compiled
     _next_placer(s, tab, s[FIRST])
 
 
-@nb.njit(cache=True)
+@_kernel
 def _next_placer(s, tab, start):  # pragma: no cover - compiled
     n = s[N]
     for k in range(n):
@@ -494,7 +644,7 @@ def _next_placer(s, tab, start):  # pragma: no cover - compiled
     _end_corruption(s, tab)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _end_corruption(s, tab):  # pragma: no cover - compiled
     """Vacation pay for unplaced workers, then the Election."""
     n = s[N]
@@ -509,7 +659,7 @@ def _end_corruption(s, tab):  # pragma: no cover - compiled
     s[ACTOR] = s[FIRST]
 
 
-@nb.njit(cache=True)
+@_kernel
 def _resolve_election(s, tab, rng, i):  # pragma: no cover - compiled
     n = s[N]
     for v in range(n + 1):
@@ -538,7 +688,7 @@ def _resolve_election(s, tab, rng, i):  # pragma: no cover - compiled
         _start_investigation(s, tab, rng, i)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _check_mayor_done(s, tab, rng, i):  # pragma: no cover - compiled
     """The mayor is asked while it can place something or holds a card (a Big Papa stays private)."""
     held = False
@@ -552,7 +702,7 @@ def _check_mayor_done(s, tab, rng, i):  # pragma: no cover - compiled
         _extraction(s, tab, rng, i)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _start_investigation(s, tab, rng, i):  # pragma: no cover - compiled
     s[INVESTIGATED] = 1
     s[PHASE] = CARDS
@@ -562,7 +712,7 @@ def _start_investigation(s, tab, rng, i):  # pragma: no cover - compiled
     _next_card_player(s, tab, rng, i, s[FIRST])
 
 
-@nb.njit(cache=True)
+@_kernel
 def _next_card_player(s, tab, rng, i, start):  # pragma: no cover - compiled
     """Seat order until every seat passed in a row; a seat with a card or a gift left is asked."""
     n = s[N]
@@ -576,7 +726,7 @@ def _next_card_player(s, tab, rng, i, start):  # pragma: no cover - compiled
     _roll(s, tab, rng, i)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _roll(s, tab, rng, i):  # pragma: no cover - compiled
     """Each seat rolls a die per Corruption on its contracts (rules.roll_dice), in seat order."""
     n = s[N]
@@ -609,7 +759,7 @@ def _roll(s, tab, rng, i):  # pragma: no cover - compiled
         _extraction(s, tab, rng, i)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _extraction(s, tab, rng, i):  # pragma: no cover - compiled
     """Completed contracts go to the stack's bottom (their owner draws a card); workers come home."""
     n = s[N]
@@ -649,7 +799,7 @@ def _extraction(s, tab, rng, i):  # pragma: no cover - compiled
 
 
 # --- decisions ---------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@_kernel
 def _apply(s, tab, rng, i, a):  # pragma: no cover - compiled
     """Play the legal action `a` of the seat to act (rules.apply)."""
     n, p, phase = s[N], s[ACTOR], s[PHASE]
@@ -717,7 +867,7 @@ def _apply(s, tab, rng, i, a):  # pragma: no cover - compiled
             _extraction(s, tab, rng, i)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _play_card(s, tab, rng, i, p, kind, x, y):  # pragma: no cover - compiled
     n = s[N]
     if kind == A_CUT:
@@ -748,7 +898,7 @@ def _play_card(s, tab, rng, i, p, kind, x, y):  # pragma: no cover - compiled
         _corrupt(s, (p + y) % n)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _gift_mask(s, tab, p, mask):  # pragma: no cover - compiled
     if s[GIFTS_LEFT + p]:
         n = s[N]
@@ -759,7 +909,7 @@ def _gift_mask(s, tab, p, mask):  # pragma: no cover - compiled
                     mask[base + k] = 1
 
 
-@nb.njit(cache=True)
+@_kernel
 def _legal_mask(s, tab, mask):  # pragma: no cover - compiled
     """The legal actions of the seat to act (rules.legal_mask)."""
     mask[:] = 0
@@ -831,7 +981,7 @@ def fractions(money_scale: int) -> np.ndarray:
     return np.concatenate([small.ravel(), cash]).astype(np.float32)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _observe(s, tab, fr, me, o, contracts, corruption, rel):  # pragma: no cover - compiled
     """Seat `me`'s observation, written into the float32 row `o` (zeroed first); `fr` holds the
     observer's quotients (`fractions()`); `contracts`, `corruption` and `rel` are scratch arrays."""
@@ -928,7 +1078,7 @@ def _observe(s, tab, fr, me, o, contracts, corruption, rel):  # pragma: no cover
         o[pile + t] = fr[tab[G_CARD_COUNTS + t] * W + s[DISCARD + t]]
 
 
-@nb.njit(cache=True)
+@_kernel
 def _cash_view(s, me, q):  # pragma: no cover - compiled
     """What `me` knows of q's cash (money.view_of): estimate, unseen gifts in, unseen gifts out."""
     if me == q:
@@ -946,7 +1096,7 @@ def _cash_view(s, me, q):  # pragma: no cover - compiled
 
 
 # --- the batch kernels -----------------------------------------------------------------------------
-@nb.njit(cache=True)
+@_kernel
 def _write_decision(st, tab, fr, i, obs, mask, cur, scratch):  # pragma: no cover - compiled
     s = st[i]
     cur[i] = s[ACTOR]
@@ -954,17 +1104,20 @@ def _write_decision(st, tab, fr, i, obs, mask, cur, scratch):  # pragma: no cove
     _legal_mask(s, tab, mask[i])
 
 
-@nb.njit(cache=True)
-def _start_kernel(st, rng, games, counts, seeds, dealt, tab, fr, obs, mask, cur):  # pragma: no cover
+@_kernel
+def _start_kernel(st, rng, games, counts, seeds, tab, fr, obs, mask, cur):  # pragma: no cover - compiled
     scratch = np.zeros((3, P + 1), np.int64)
+    dealt = np.zeros(C + D + 1, np.int64)
+    gen = np.zeros(_GEN_SIZE, np.uint64)
     for j in range(len(games)):
         i = games[j]
+        _deal(tab, seeds[j], counts[j], dealt, gen)
         rng[i] = np.uint64(seeds[j])
-        _new_game(st[i], tab, counts[j], dealt[j])
+        _new_game(st[i], tab, counts[j], dealt)
         _write_decision(st, tab, fr, i, obs, mask, cur, scratch)
 
 
-@nb.njit(cache=True)
+@_kernel
 def _step_kernel(st, rng, actions, tab, fr, obs, mask, cur, rewards, terminated, scores, ranks):  # pragma: no cover
     keys = np.zeros(P, np.int64)
     final = np.zeros(P, np.int64)
@@ -1006,16 +1159,12 @@ class ConstructionEngine(VectorEngine):
         self._fractions = fractions(int(observer.MONEY_SCALE))
         self._rows = np.zeros((self.num_envs, ROW_SIZE), np.int32)
         self._chance = np.zeros(self.num_envs, np.uint64)
-        self._dealt = np.zeros((self.num_envs, C + D + 1), np.int64)  # _deal's draws for new games
 
     def _start(self, games: np.ndarray) -> None:
         counts = self._deal_counts(games)
         seeds = self._deal_seeds(games)
-        dealt = self._dealt[: len(games)]
-        for j, (seed, n) in enumerate(zip(seeds.tolist(), counts.tolist())):
-            _deal(np.random.default_rng(seed), n, dealt[j])
         b = self._batch
-        _start_kernel(self._rows, self._chance, games, counts, seeds, dealt, self._game, self._fractions, b.observation, b.action_mask, b.current_player)
+        _start_kernel(self._rows, self._chance, games, counts, seeds, self._game, self._fractions, b.observation, b.action_mask, b.current_player)
 
     def _advance(self, actions: np.ndarray) -> None:
         b = self._batch

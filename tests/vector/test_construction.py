@@ -20,7 +20,10 @@ from corruption_envs.construction.tables import (  # noqa: E402
     BIG_PAPA, CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, RED_ALERT, REVENUE_QUEBEC, SNITCH,
     SPIC_N_SPAN,
 )
-from corruption_envs.vector.construction import ChanceStream, ConstructionEngine  # noqa: E402
+from corruption_envs.construction import ConstructionRules  # noqa: E402
+from corruption_envs.vector.construction import (  # noqa: E402
+    _GEN_SIZE, C, D, G_DECK_CARDS, ChanceStream, ConstructionEngine, _deal, _game_table,
+)
 from tests.construction.helpers import (  # noqa: E402
     finish_turn, fresh, give_cards, pass_placing, to_investigation, vote,
 )
@@ -139,6 +142,20 @@ def test_investigation_gifts_positions_with_the_option():
 
 
 # --- the pieces the comparison rests on --------------------------------------------------------------
+@pytest.mark.parametrize("n", COUNTS)
+def test_the_kernel_deals_what_new_game_draws_from_numpy(n):
+    """The stack, deck and First Player of every new row are rules.new_game(default_rng(seed))'s."""
+    rules = ConstructionRules(ConstructionRules.make_config(num_players=n))
+    tab = _game_table(rules.config, 0)
+    dealt, gen = np.zeros(C + D + 1, np.int64), np.zeros(_GEN_SIZE, np.uint64)
+    for seed in [*range(60), 2**32 - 1, 2**32, 2**62 + 5, 2**63 - 1]:
+        _deal(tab, seed, n, dealt, gen)
+        s = rules.new_game(np.random.default_rng(seed))
+        assert s.first == dealt[-1], seed
+        assert s.deck == [tab[G_DECK_CARDS + j] for j in dealt[C: C + D]], seed
+        assert s.stack == [c for c in dealt[:C] if s.owner[c] < 0], seed
+
+
 def test_the_chance_stream_is_the_rows_stream_and_draws_what_the_rules_ask():
     a, b = ChanceStream(7), ChanceStream(7)
     draws = [a.integers(5) for _ in range(50)]
