@@ -1,28 +1,29 @@
-"""The batched engine of Construction & Corruption: B games as int32 rows, stepped by numba kernels.
+"""The batched engine of Construction & Corruption: B games as int16 rows, stepped by numba kernels.
 
 The rules are those of `corruption_envs/construction/` (rules.py, cards.py, money.py), rewritten over
 flat arrays; the observation and the mask are the AEC encoding (observer.py, `legal_mask`) bit for bit.
 
-Chance. The deal (the contract stack, the investigation deck, the First Player roll) is drawn in Python
-from `np.random.default_rng(seed)` exactly as `rules.new_game` draws it, so every row starts the very
-game the AEC env deals from the same seed (`engine.game_seeds[i]`; `queue_deals` meets the AEC env's
-deals). The chance of play (the logos of the investigation dice, Cut & Paste's random card, the
-reshuffle of the discard pile) cannot come from numpy's generator inside a kernel: each row draws it
-from its own splitmix64 stream, seeded with the same game seed. `ChanceStream(seed)` is that stream as
-the generator the AEC rules call during play (`integers`, `binomial`, `permutation`, built on the
-kernels' own draw functions), so
+Chance. The deal (the contract stack, the investigation deck, the First Player roll) is drawn from
+`np.random.default_rng(seed)` exactly as `rules.new_game` draws it, replayed inside the kernel (the
+deal kernels below), so every row starts the very game the AEC env deals from the same seed
+(`engine.game_seeds[i]`; `queue_deals` meets the AEC env's deals). The chance of play (the logos of
+the investigation dice, Cut & Paste's random card, the reshuffle of the discard pile) draws from a
+splitmix64 stream per row, seeded with the same game seed. `ChanceStream(seed)` is that stream as the
+generator the AEC rules call during play (`integers`, `binomial`, `permutation`, built on the kernels'
+own draw functions), so
 
     state = rules.new_game(np.random.default_rng(seed)); state.rng = ChanceStream(seed)
 
 is game i of the engine decision for decision (tests/vector/test_construction.py holds the two to
 each other). Logos are rolled die by die (a logo when a d6 shows one of the die's logo faces), the
-binomial the rules ask for.
+binomial the rules ask for. An AEC env's own game (numpy's generator all through) shares the deal and
+parts from it at the first chance of play.
 
 The game tables, the action layout and the observation offsets reach the kernels as an argument (one
-int64 vector at the G_ offsets),
-never as compiled-in globals, so an edit of tables.py, codec.py or observer.py cannot be hidden by
-numba's cache; only the enumerations of the state (phases, card types) are compiled in, and the
-import-time checks below fail loudly if those move.
+int64 vector at the G_ offsets), never as compiled-in globals, so an edit of the values in tables.py,
+codec.py or observer.py cannot be hidden by numba's cache; the sizes (seats, contracts, card kinds,
+turns) and the enumerations (phases, card types) are compiled in, and the import-time checks below
+fail loudly when the layouts move.
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ from ..construction.state import CARDS, MAYOR, OVER, PAY, PLACE, VOTE, State
 from ..construction.tables import (
     BIG_PAPA, CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, RED_ALERT, REVENUE_QUEBEC, SNITCH, SPIC_N_SPAN,
 )
+from ..core.errors import NotResetError
 from .engine import VectorEngine
 from .outcome import write_outcome
 
@@ -47,6 +49,7 @@ C = tables.NUM_CONTRACTS
 T = tables.NUM_CARD_TYPES
 D = tables.NUM_CARDS
 Y = tables.NUM_TURNS
+
 
 class _Offsets:
     """Named offsets into a flat int vector, handed out in order."""
@@ -60,7 +63,8 @@ class _Offsets:
         return start
 
 
-# --- one game's row: named offsets into an int32 vector --------------------------------------------
+# --- one game's row: named offsets into an int16 vector (every figure of a game fits: all the money
+# ever paid out is under $15M, 1500 units) ---------------------------------------------------------------
 _row = _Offsets()
 _field = _row.take
 N, TURN, PHASE, ACTOR, FIRST, MAYOR_SEAT, CITY_LEFT, FEST_LEFT = (_field() for _ in range(8))
@@ -94,7 +98,8 @@ PIECES = ("phase", "year", "num_players", "first_player", "to_act", "mayor", "ma
  O_SEATS, O_CONTRACTS, O_WORKERS, O_BALLOTS, O_TABLE, O_DISCARD) = range(len(PIECES))
 SEAT_FEATURES = ("present", "contracts", "corruption", "to_place", "passed", "has_voted", "keys",
                  "hand_size", "deep_merde", "red_alert", "logos", "paid_percent", "gifts_left", "cash_known",
-                 "unseen_gifts_in", "unseen_gifts_out", "last_votes_received", "last_mayor", "payment_pending")
+                 "unseen_gifts_in", "unseen_gifts_out", "last_votes_received", "last_mayor",
+                 "payment_pending")  # as _observe writes them
 NF = len(SEAT_FEATURES)
 CF = observer.CONTRACT_FEATURES
 
@@ -114,14 +119,14 @@ G_START = _tab.take(len(KINDS))  # per kind: its first action
 G_PAIR_B = _tab.take(NUM_PAIRS)  # the second offset of each codec pair
 G_DECK_CARDS = _tab.take(D)  # the card types of the unshuffled deck, as rules.new_game lists them
 G_OBS_AT = _tab.take(len(PIECES))  # per observation piece: its first feature
-SCALARS = ("setup_dice", "pay_per_contract", "vacation_pay", "max_contracts", "big_papa_festivals", "big_papa_city_workers",
-           "festival_pieces", "city_worker_pieces", "spic_removes", "die_faces", "money_scale", "threshold",
-           "max_gifts", "investigation_gifts", "secret_gifts", "red_per_contract", "first_player_passes",
-           "reward_code")
-(G_SETUP_DICE, G_PAY_PER_CONTRACT, G_VACATION_PAY, G_MAX_CONTRACTS, G_BIG_PAPA_FESTIVALS, G_BIG_PAPA_CITY_WORKERS,
- G_FESTIVAL_PIECES, G_CITY_WORKER_PIECES, G_SPIC_REMOVES, G_DIE_FACES, G_MONEY_SCALE, G_THRESHOLD,
- G_MAX_GIFTS, G_INVESTIGATION_GIFTS, G_SECRET_GIFTS, G_RED_PER_CONTRACT, G_FIRST_PLAYER_PASSES,
- G_REWARD_CODE) = (_tab.take() for _ in SCALARS)
+SCALARS = ("setup_dice", "pay_per_contract", "vacation_pay", "max_contracts", "big_papa_festivals",
+           "big_papa_city_workers", "festival_pieces", "city_worker_pieces", "spic_removes", "die_faces",
+           "money_scale", "threshold", "max_gifts", "investigation_gifts", "secret_gifts", "red_per_contract",
+           "first_player_passes", "reward_code")
+(G_SETUP_DICE, G_PAY_PER_CONTRACT, G_VACATION_PAY, G_MAX_CONTRACTS, G_BIG_PAPA_FESTIVALS,
+ G_BIG_PAPA_CITY_WORKERS, G_FESTIVAL_PIECES, G_CITY_WORKER_PIECES, G_SPIC_REMOVES, G_DIE_FACES,
+ G_MONEY_SCALE, G_THRESHOLD, G_MAX_GIFTS, G_INVESTIGATION_GIFTS, G_SECRET_GIFTS, G_RED_PER_CONTRACT,
+ G_FIRST_PLAYER_PASSES, G_REWARD_CODE) = (_tab.take() for _ in SCALARS)
 G_ACTIONS = _tab.take(3 * codec.NUM_ACTIONS)  # per action: its KINDS index and its fields x, y
 
 
@@ -190,15 +195,20 @@ def _game_table(config: dict[str, Any], reward_code: int) -> np.ndarray:
         (G_ACTIONS, np.stack([_KIND, _X, _Y], axis=1).ravel()),
     ):
         tab[at: at + len(values)] = values
-    scalars = (
-        tables.SETUP_DICE, tables.PAY_PER_CONTRACT, tables.VACATION_PAY, tables.MAX_CONTRACTS, tables.BIG_PAPA_FESTIVALS,
-        tables.BIG_PAPA_CITY_WORKERS, tables.FESTIVAL_PIECES, tables.CITY_WORKER_PIECES,
-        tables.SPIC_N_SPAN_REMOVES, tables.DIE_FACES, int(observer.MONEY_SCALE),
-        tables.COMPLETION_WORKERS[config["completion"]], config["max_gifts"], config["investigation_gifts"],
-        config["secret_gifts"], config["red_alert"] == "per_contract", config["first_player_passes"],
-        reward_code,
-    )
-    tab[G_SETUP_DICE: G_SETUP_DICE + len(SCALARS)] = scalars
+    scalars = {
+        "setup_dice": tables.SETUP_DICE, "pay_per_contract": tables.PAY_PER_CONTRACT,
+        "vacation_pay": tables.VACATION_PAY, "max_contracts": tables.MAX_CONTRACTS,
+        "big_papa_festivals": tables.BIG_PAPA_FESTIVALS,
+        "big_papa_city_workers": tables.BIG_PAPA_CITY_WORKERS,
+        "festival_pieces": tables.FESTIVAL_PIECES, "city_worker_pieces": tables.CITY_WORKER_PIECES,
+        "spic_removes": tables.SPIC_N_SPAN_REMOVES, "die_faces": tables.DIE_FACES,
+        "money_scale": int(observer.MONEY_SCALE),
+        "threshold": tables.COMPLETION_WORKERS[config["completion"]],
+        "max_gifts": config["max_gifts"], "investigation_gifts": config["investigation_gifts"],
+        "secret_gifts": config["secret_gifts"], "red_per_contract": config["red_alert"] == "per_contract",
+        "first_player_passes": config["first_player_passes"], "reward_code": reward_code,
+    }
+    tab[G_SETUP_DICE: G_SETUP_DICE + len(SCALARS)] = [scalars[name] for name in SCALARS]
     return tab
 
 
@@ -1118,7 +1128,8 @@ def _start_kernel(st, rng, games, counts, seeds, tab, fr, obs, mask, cur):  # pr
 
 
 @_kernel
-def _step_kernel(st, rng, actions, tab, fr, obs, mask, cur, rewards, terminated, scores, ranks):  # pragma: no cover
+def _step_kernel(st, rng, actions, tab, fr, obs, mask, cur, rewards, terminated, scores,
+                 ranks):  # pragma: no cover - compiled
     keys = np.zeros(P, np.int64)
     final = np.zeros(P, np.int64)
     scratch = np.zeros((3, P + 1), np.int64)
@@ -1157,19 +1168,20 @@ class ConstructionEngine(VectorEngine):
         super().__init__(num_envs, num_players=num_players, seed=seed, **config)
         self._game = _game_table(self.config, self.reward_code)
         self._fractions = fractions(int(observer.MONEY_SCALE))
-        self._rows = np.zeros((self.num_envs, ROW_SIZE), np.int32)
+        self._rows = np.zeros((self.num_envs, ROW_SIZE), np.int16)
         self._chance = np.zeros(self.num_envs, np.uint64)
 
     def _start(self, games: np.ndarray) -> None:
         counts = self._deal_counts(games)
         seeds = self._deal_seeds(games)
         b = self._batch
-        _start_kernel(self._rows, self._chance, games, counts, seeds, self._game, self._fractions, b.observation, b.action_mask, b.current_player)
+        _start_kernel(self._rows, self._chance, games, counts, seeds, self._game, self._fractions,
+                      b.observation, b.action_mask, b.current_player)
 
     def _advance(self, actions: np.ndarray) -> None:
         b = self._batch
-        _step_kernel(self._rows, self._chance, actions, self._game, self._fractions, b.observation, b.action_mask,
-                     b.current_player, b.rewards, b.terminated, b.scores, b.ranks)
+        _step_kernel(self._rows, self._chance, actions, self._game, self._fractions, b.observation,
+                     b.action_mask, b.current_player, b.rewards, b.terminated, b.scores, b.ranks)
         ended = np.flatnonzero(b.terminated)
         if ended.size:
             self._start(ended)
@@ -1179,7 +1191,7 @@ class ConstructionEngine(VectorEngine):
         here is `ChanceStream(chance_seed)` (by default the row's game seed): give the AEC state
         `state.rng = ChanceStream(chance_seed)` to play the same game on both."""
         if not self._started:
-            raise RuntimeError("load() fills a row of a running batch: call reset() first")
+            raise NotResetError("load() fills a row of a running batch: call reset() first")
         if state.n not in self.player_counts:
             raise ValueError(f"a {state.n}-player game does not fit this engine of {self.player_counts} "
                              "players: make it with num_players including that count")
@@ -1191,32 +1203,30 @@ class ConstructionEngine(VectorEngine):
         self._chance[row] = np.uint64(chance_seed)
         b = self._batch
         b.num_players[row] = state.n
-        _write_decision(self._rows, self._game, self._fractions, row, b.observation, b.action_mask, b.current_player,
-                        np.zeros((3, P + 1), np.int64))
+        _write_decision(self._rows, self._game, self._fractions, row, b.observation, b.action_mask,
+                        b.current_player, np.zeros((3, P + 1), np.int64))
 
 
 def _row_of(s: State) -> np.ndarray:
-    """The engine row of an AEC state."""
+    """The engine row of an AEC state (ValueError when a figure does not fit the row's int16)."""
     n = s.n
     r = np.zeros(ROW_SIZE, np.int64)
+    r[VOTES: VOTES + P] = -1
+    r[LAST_BALLOTS: LAST_BALLOTS + P] = -1
     for offset, value in ((N, n), (TURN, s.turn), (PHASE, s.phase), (ACTOR, s.actor), (FIRST, s.first),
                           (MAYOR_SEAT, s.mayor), (CITY_LEFT, s.city_left), (FEST_LEFT, s.fest_left),
                           (CUT_USED, s.cut_used), (PASSES, s.passes), (INVESTIGATED, s.investigated),
                           (LAST_MAYOR, s.last_mayor), (STACK_LEN, len(s.stack)), (DECK_LEN, len(s.deck)),
                           (PAY_LEN, len(s.payments_left))):
         r[offset] = int(value)
-    seats = lambda offset, values: r.__setitem__(slice(offset, offset + len(values)), values)  # noqa: E731
     for offset, values in ((STACK, s.stack), (OWNER, s.owner), (CORRUPTION, s.corruption), (CITY, s.city),
                            (FESTIVAL, s.festival), (DECK, s.deck), (DISCARD, s.discard),
-                           (PAYMENTS, s.payments_left), (LAST_VOTES, s.last_votes)):
-        seats(offset, [int(v) for v in values])
-    r[[VOTES + p for p in range(P)]] = -1
-    r[[LAST_BALLOTS + p for p in range(P)]] = -1
-    for offset, values in ((CASH, s.cash), (KEYS, s.keys), (TO_PLACE, s.to_place), (PASSED, s.passed),
+                           (PAYMENTS, s.payments_left), (LAST_VOTES, s.last_votes), (CASH, s.cash),
+                           (KEYS, s.keys), (TO_PLACE, s.to_place), (PASSED, s.passed),
                            (GIFTS_LEFT, s.gifts_left), (VOTES, s.votes), (MERDE, s.merde), (RED, s.red),
                            (LOGOS, s.logos), (PAID_PERCENT, s.paid_percent), (LAST_BALLOTS, s.last_ballots),
                            (PUB_CASH, s.pub_cash)):
-        seats(offset, [int(v) for v in values])
+        r[offset: offset + len(values)] = [int(v) for v in values]
     for c in range(C):
         r[WORKERS + P * c: WORKERS + P * c + n] = s.workers[c]
     for p in range(n):
@@ -1227,4 +1237,6 @@ def _row_of(s: State) -> np.ndarray:
             for mine, theirs in ((GIFT_CNT, s.gift_cnt), (GIFT_AMT, s.gift_amt)):
                 r[mine + 2 * P * p + o] = theirs[p][o]
                 r[mine + 2 * P * p + P + o] = theirs[p][n + o]
-    return r.astype(np.int32)
+    if np.abs(r).max() > np.iinfo(np.int16).max:
+        raise ValueError("this state holds a figure beyond 32767 (cash?): the engine's rows are int16")
+    return r.astype(np.int16)
