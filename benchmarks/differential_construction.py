@@ -1,8 +1,9 @@
 """The batched Construction engine against the AEC rules, decision by decision.
 
 Every row of a `ConstructionEngine` is mirrored by an AEC `State` dealt from the row's seed and then
-drawing its chance from the row's own stream (`ChanceStream`), so both sides play the same game; the same action is fed to both, and every
-decision's observation, mask and player, and every end's rewards, scores and ranks, must be equal.
+drawing its chance from the row's own stream (`ChanceStream`), so both sides play the same game; the
+same action is fed to both, and every decision's observation, mask and player, and every end's rewards,
+scores and ranks, must be equal.
 
     python -m benchmarks.differential_construction --games 100000 --players 3 4 5 6 7
 """
@@ -94,7 +95,8 @@ def _drive(engine: ConstructionEngine, states: list[State], num_games: int, play
             s, r = states[i], rules[states[i].n]
             over = r.is_over(s)
             where = _where(i, s.n, int(move[i]), int(games_seen[i]))
-            assert bool(batch.terminated[i]) == over, f"{where}: engine terminated={batch.terminated[i]}, AEC over={over}"
+            assert bool(batch.terminated[i]) == over, \
+                f"{where}: engine terminated={batch.terminated[i]}, AEC over={over}"
             if not over:
                 continue
             _check_outcome(engine, i, r, s, where)
@@ -109,7 +111,9 @@ def _where(row: int, n: int, move: int, game: int) -> str:
     return f"row {row} (game {game} of the row), {n} players, decision {move}"
 
 
-def _check_decision(engine: ConstructionEngine, i: int, r: ConstructionRules, s: State, move: int, game: int) -> None:
+def _check_decision(
+    engine: ConstructionEngine, i: int, r: ConstructionRules, s: State, move: int, game: int
+) -> None:
     b = engine._batch
     where = _where(i, s.n, move, game)
     assert int(b.num_players[i]) == s.n, f"{where}: engine num_players {b.num_players[i]}"

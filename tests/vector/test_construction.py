@@ -16,6 +16,7 @@ from benchmarks.differential_construction import (  # noqa: E402
 )
 from corruption_envs.construction import codec  # noqa: E402
 from corruption_envs.construction.state import OVER  # noqa: E402
+from corruption_envs.core.errors import NotResetError  # noqa: E402
 from corruption_envs.construction.tables import (  # noqa: E402
     BIG_PAPA, CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, RED_ALERT, REVENUE_QUEBEC, SNITCH,
     SPIC_N_SPAN,
@@ -183,7 +184,7 @@ def test_a_difference_is_reported_by_row_decision_and_layout_name():
 def test_load_names_what_does_not_fit():
     _, s = fresh(5, 0)
     engine = ConstructionEngine(2, num_players=[3, 4], seed=0)
-    with pytest.raises(RuntimeError, match="reset"):
+    with pytest.raises(NotResetError, match="reset"):
         engine.load(0, s)
     engine.reset()
     with pytest.raises(ValueError, match="5-player game"):
