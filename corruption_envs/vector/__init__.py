@@ -18,7 +18,9 @@ from typing import Any, Sequence
 from .engine import WAIT, Batch, VectorEngine
 
 # game name -> "module:class" of its batched engine (code registers engines, never a file)
-ENGINES: dict[str, str] = {}
+ENGINES: dict[str, str] = {
+    "construction": "corruption_envs.vector.construction:ConstructionEngine",
+}
 
 
 def engine_class(game: str) -> type[VectorEngine]:
