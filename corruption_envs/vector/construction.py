@@ -1135,8 +1135,11 @@ def _step_kernel(st, rng, actions, tab, fr, obs, mask, cur, rewards, terminated,
     scratch = np.zeros((3, P + 1), np.int64)
     for i in range(len(actions)):
         s = st[i]
-        _apply(s, tab, rng, i, actions[i])
         rewards[i, :] = 0
+        terminated[i] = False
+        if actions[i] < 0:  # WAIT: this game does not move
+            continue
+        _apply(s, tab, rng, i, actions[i])
         scores[i, :] = 0
         ranks[i, :] = 0
         if s[PHASE] != OVER:
