@@ -345,6 +345,43 @@ def check_batched(config: dict[str, Any]) -> None:
         )
 
 
+# what a run plays besides learning, scaled down with a shorter run (scale_to_timesteps)
+SCALED_GAMES = ("imitation.games", "eval.games", "eval.final_games", "eval.count_games", "eval.select_games")
+MIN_GAMES = 20  # a scaled figure keeps at least this many games (where the config plays any)
+
+
+def scale_to_timesteps(config: dict[str, Any], planned: int, kept: set[str]) -> dict[str, Any]:
+    """`config` for a run of fewer learner steps than the `planned` ones of its file (--timesteps): its
+    imitation and evaluation games shrink by the same fraction (at least MIN_GAMES), so a smoke run is
+    quick; the keys in `kept` (given with --set) stay as given."""
+    fraction = config["run"]["timesteps"] / planned
+    if fraction >= 1:
+        return config
+    for dotted in SCALED_GAMES:
+        section, key = dotted.split(".")
+        value = config[section][key]
+        if dotted not in kept and value:
+            config[section][key] = min(value, max(MIN_GAMES, round(value * fraction)))
+    return config
+
+
+def plan(config: dict[str, Any]) -> str:
+    """One line on what the run will play, printed before it starts."""
+    run, im, ev, pool = config["run"], config["imitation"], config["eval"], config["pool"]
+    lo, hi = run["players"]
+    others = sorted(set(range(lo, hi + 1)) - {ev["num_players"]})
+    parts = [f"{run['timesteps']:,} learner steps at {lo}-{hi} players"]
+    if im["games"]:
+        parts.insert(0, f"{im['games']:,} {im['teacher']} games to imitate")
+    if pool["exploiter_every"]:
+        parts.append(f"an exploiter of {pool['exploiter_steps']:,} steps every {pool['exploiter_every']:,}")
+    table = f"{ev['final_games']:,} games per baseline at {ev['num_players']} players"
+    if others:
+        table += f" and {ev['count_games']:,} at each of {others}"
+    parts.append(f"a final table of {table} against {', '.join(map(str, ev['baselines']))}")
+    return "plan: " + "; ".join(parts)
+
+
 def bot_option(config: dict[str, Any], key: str) -> str | None:
     """A `ppo` key naming a bot ('prior', 'reward_baseline'), or None for 'none'."""
     return None if config["ppo"][key] == "none" else config["ppo"][key]

@@ -68,6 +68,10 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, ckpt.Checkp
         config = cfg.load(args.game, out / "config.yaml", args.set, **overrides)
         return config, out, ckpt.read(out)
     config = cfg.load(args.game, args.config, args.set, **overrides)
+    if args.timesteps:  # a shorter run plays fewer imitation and evaluation games too
+        planned = cfg.load(args.game, args.config, args.set)["run"]["timesteps"]
+        kept = {".".join(cfg.parse_set(item)[0]) for item in args.set}
+        config = cfg.scale_to_timesteps(config, planned, kept)
     out = Path(args.out) if args.out else REPO / "runs" / f"{config['game']}-{time.strftime('%Y%m%d-%H%M%S')}"
     if out.exists() and any(out.iterdir()):
         raise cfg.ConfigError(f"--out {out} exists and is not empty; pick a new folder or use --resume")
@@ -212,6 +216,7 @@ def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, r
     activation, prior = config["ppo"]["activation"], cfg.bot_option(config, "prior")
     export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, commit),  # noqa: E731
                                   prior)
+    print(cfg.plan(config), flush=True)
     t0 = time.monotonic()
     if not resume and config["imitation"]["games"]:
         from .imitation import warm_start
