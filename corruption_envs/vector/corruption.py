@@ -86,14 +86,32 @@ O_CARDS, O_FACEDOWN, O_ASSIGNED, O_SWISS, O_SWISS_FD = (
     _LAYOUT[k].start for k in ("cards", "facedown", "assigned", "swiss", "swiss_facedown"))
 O_DKIND, O_DCONTRACT, O_DBODY = (_LAYOUT[k].start for k in ("decision_kind", "decision_contract", "decision_body"))
 
-# columns of the per-game scalars array `sc`
+# --- one game's state: one int16 row of `state`, the fields of CorruptionState at these offsets --------
+# scalars
 ROUND, PHASE, TO_ACT, LEADER, TURN, QPOS, QLEN, DECK_LEN = range(8)
-NUM_SCALARS = 8
-# a queue / play-order entry packs (seat, card id) as seat * 10 + card
+SEAT_CARDS = MAX_PLAYERS * HAND_SIZE  # per-card fields: index seat * 10 + card id
+LOC = 8
+WHERE = LOC + SEAT_CARDS
+PUBLIC = WHERE + SEAT_CARDS
+# per-seat fields
+PLACED = PUBLIC + SEAT_CARDS
+ON_CONTRACTS = PLACED + MAX_PLAYERS
+WON_VALUE = ON_CONTRACTS + MAX_PLAYERS
+WON_COUNT = WON_VALUE + MAX_PLAYERS
+# per-contract fields
+CLOC = WON_COUNT + MAX_PLAYERS
+CBODY = CLOC + C
+COWNER = CBODY + C
+OUTCOME = COWNER + C
+DEALT = OUTCOME + C
+DECK_CARDS = DEALT + C  # the undealt contracts, top = DECK_CARDS + DECK_LEN - 1
+# the round's plays (seat * 10 + card, in play order) and the Phase III step's queue
 MAX_PLAYS = CARDS_PER_ROUND * MAX_PLAYERS
+ORDER = DECK_CARDS + C
+QUEUE = ORDER + MAX_PLAYS
+ROW_SIZE = QUEUE + MAX_PLAYS
 
 
-# --- small pure helpers -------------------------------------------------------------------------------
 @nb.njit(cache=True, inline="always")
 def _rel(q, p, n):  # pragma: no cover - compiled
     """Seat q as seen from seat p."""
@@ -101,36 +119,41 @@ def _rel(q, p, n):  # pragma: no cover - compiled
     return r + n if r < 0 else r
 
 
+@nb.njit(cache=True, inline="always")
+def _on(s, q, card, c):  # pragma: no cover - compiled
+    """Whether seat q's `card` lies vertically on contract c."""
+    return s[LOC + q * HAND_SIZE + card] == CONTRACT and s[WHERE + q * HAND_SIZE + card] == c
+
+
 # --- observation and mask -----------------------------------------------------------------------------
 @nb.njit(cache=True)
-def write_observation(row, i, p, n, st, touched):  # pragma: no cover - compiled
-    """Seat p's observation of game i into `row` (zeroed first): `Observer.full` from the state."""
-    sc, loc, where, public, placed, on_c, won_value, won_count, cloc, cbody, cowner, outcome, dealt, \
-        deck, order, queue = st
+def write_observation(row, s, p, n, touched):  # pragma: no cover - compiled
+    """Seat p's observation into `row` (zeroed first), read from the state as `Observer.full` reads it."""
     row[:] = 0
-    rnd, phase = sc[i, ROUND], sc[i, PHASE]
+    rnd, phase = s[ROUND], s[PHASE]
     for k in range(HAND_SIZE):
-        if loc[i, p, k] == HAND:
+        if s[LOC + p * HAND_SIZE + k] == HAND:
             row[O_HAND + k] = 1.0
     if phase != OVER:
         row[O_ROUND + rnd] = 1.0
         row[O_PHASE + phase] = 1.0
-        row[O_TO_ACT + _rel(sc[i, TO_ACT], p, n)] = 1.0
-    row[O_LEADER + _rel(sc[i, LEADER], p, n)] = 1.0
+        row[O_TO_ACT + _rel(s[TO_ACT], p, n)] = 1.0
+    row[O_LEADER + _rel(s[LEADER], p, n)] = 1.0
     touched_count = 0  # face-down counters hold counts until the end, then k / 6 as the rules write it
     for q in range(n):
         r = _rel(q, p, n)
         row[O_SEATS + q] = 1.0
-        row[O_PLACED + r] = placed[i, q] / CARDS_PER_ROUND
-        row[O_ON + r] = on_c[i, q] / CARDS_PER_ROUND
-        row[O_SCORE + r] = won_value[i, q] * (1 / TOTAL_CONTRACT_VALUE)
-        row[O_WON + r] = won_count[i, q] * (1 / C)
+        row[O_PLACED + r] = s[PLACED + q] / CARDS_PER_ROUND
+        row[O_ON + r] = s[ON_CONTRACTS + q] / CARDS_PER_ROUND
+        row[O_SCORE + r] = s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE)
+        row[O_WON + r] = s[WON_COUNT + q] * (1 / C)
         for k in range(HAND_SIZE):
-            place = loc[i, q, k]
+            x = q * HAND_SIZE + k
+            place = s[LOC + x]
             if place == HAND:
                 continue
-            w = where[i, q, k]
-            shown = public[i, q, k] != 0
+            w = s[WHERE + x]
+            shown = s[PUBLIC + x] != 0
             if k >= NB and shown:
                 row[O_GONE + r * 3 + GONE_COLUMN[k]] += WEIGHT[k]
             if place == CONTRACT:
@@ -156,448 +179,397 @@ def write_observation(row, i, p, n, st, touched):  # pragma: no cover - compiled
     for t in range(touched_count):
         row[touched[t]] = np.float64(row[touched[t]]) / CARDS_PER_ROUND
     for c in range(C):
-        place = cloc[i, c]
-        code = WHERE_BASE[place] + (cbody[i, c] if place == TABLE else 0)
+        place = s[CLOC + c]
+        code = WHERE_BASE[place] + (s[CBODY + c] if place == TABLE else 0)
         row[O_WHERE + c * 6 + code] = 1.0
         row[O_VALUE + c] = CONTRACT_SHOWN[c]
-        if cowner[i, c] >= 0:
-            row[O_WINNER + c * P7 + _rel(cowner[i, c], p, n)] = 1.0
-        if outcome[i, c] != 0:
-            row[O_OUTCOME + c * 3 + outcome[i, c] - 1] = 1.0
-        if dealt[i, c] == rnd and place == TABLE:
+        if s[COWNER + c] >= 0:
+            row[O_WINNER + c * P7 + _rel(s[COWNER + c], p, n)] = 1.0
+        if s[OUTCOME + c] != 0:
+            row[O_OUTCOME + c * 3 + s[OUTCOME + c] - 1] = 1.0
+        if s[DEALT + c] == rnd and place == TABLE:
             row[O_NEW + c] = 1.0
-    if 0 < phase < OVER and sc[i, QPOS] < sc[i, QLEN]:
-        e = queue[i, sc[i, QPOS]]
-        q, card = e // 10, e % 10
-        row[O_DKIND + KIND[card]] = 1.0
-        if phase == SWISS_STEP:
-            row[O_DBODY + where[i, q, card]] = 1.0
-        else:
-            row[O_DCONTRACT + where[i, q, card]] = 1.0
+    if 0 < phase < OVER and s[QPOS] < s[QLEN]:
+        e = s[QUEUE + s[QPOS]]
+        row[O_DKIND + KIND[e % HAND_SIZE]] = 1.0
+        row[(O_DBODY if phase == SWISS_STEP else O_DCONTRACT) + s[WHERE + e]] = 1.0
 
 
 @nb.njit(cache=True)
-def _holds_kind(loc, i, p, kind):  # pragma: no cover - compiled
-    """Whether seat p still holds a card of `kind`."""
-    if kind == REPORTER:
-        return loc[i, p, REPORTER_1] == HAND or loc[i, p, REPORTER_2] == HAND
-    return loc[i, p, FIRST_CARD[kind]] == HAND
-
-
-@nb.njit(cache=True)
-def write_mask(m, i, n, st, may_decline):  # pragma: no cover - compiled
-    """The legal actions of game i's seat on turn into `m` (zeroed first): `rules.legal_mask`."""
-    sc, loc, where, public, placed, on_c, won_value, won_count, cloc, cbody, cowner, outcome, dealt, \
-        deck, order, queue = st
+def write_mask(m, s, n, may_decline):  # pragma: no cover - compiled
+    """The legal actions of the seat on turn into `m` (zeroed first), as `rules.legal_mask`."""
     m[:] = 0
-    phase = sc[i, PHASE]
+    phase = s[PHASE]
     if phase == CORRUPTION:
-        p = sc[i, TO_ACT]
+        hand = LOC + s[TO_ACT] * HAND_SIZE
+        held = 0  # bit k: a card of kind k in hand
         for kind in range(K):
-            if _holds_kind(loc, i, p, kind):
-                for c in range(C):
-                    if cloc[i, c] == TABLE:
+            if s[hand + FIRST_CARD[kind]] == HAND or (kind == REPORTER and s[hand + REPORTER_2] == HAND):
+                held |= 1 << kind
+        for c in range(C):
+            if s[CLOC + c] == TABLE:
+                for kind in range(K):
+                    if held >> kind & 1:
                         m[PLAY + kind * C + c] = 1
         for b in range(NB):
-            if loc[i, p, b] == HAND:
+            if held >> b & 1:
                 for g in range(NUM_BODIES):
                     m[SWISS + b * NUM_BODIES + g] = 1
         return
-    e = queue[i, sc[i, QPOS]]
-    q, card = e // 10, e % 10
-    if phase == SWISS_STEP:
-        body = where[i, q, card]
+    e = s[QUEUE + s[QPOS]]
+    q = e // HAND_SIZE
+    here = s[WHERE + e]
+    if phase == SWISS_STEP:  # the contracts under the Swiss bribe's body
         for c in range(C):
-            if cloc[i, c] == TABLE and cbody[i, c] == body:
+            if s[CLOC + c] == TABLE and s[CBODY + c] == here:
                 m[ASSIGN + c] = 1
-    elif phase == HIT_STEP:
-        c = where[i, q, card]
+    elif phase == HIT_STEP:  # every DA, Reporter and other Hit Man on the Hit Man's contract
         for o in range(n):
             base = KILL + _rel(o, q, n) * KILL_SLOTS
-            if loc[i, o, DA_CARD] == CONTRACT and where[i, o, DA_CARD] == c:
+            if _on(s, o, DA_CARD, here):
                 m[base] = 1
-            reps = _on(loc, where, i, o, REPORTER_1, c) + _on(loc, where, i, o, REPORTER_2, c)
-            for slot in range(reps):
+            reporters = _on(s, o, REPORTER_1, here) + _on(s, o, REPORTER_2, here)
+            for slot in range(reporters):
                 m[base + 1 + slot] = 1
-            if o != q and _on(loc, where, i, o, HIT_MAN_CARD, c):
+            if o != q and _on(s, o, HIT_MAN_CARD, here):
                 m[base + 3] = 1
-    else:
-        c = where[i, q, card]
+    else:  # every vertical bribe on the Reporter's contract
         for o in range(n):
             for b in range(NB):
-                if loc[i, o, b] == CONTRACT and where[i, o, b] == c:
+                if _on(s, o, b, here):
                     m[REMOVE + _rel(o, q, n) * NB + b] = 1
         if may_decline:
             m[DECLINE] = 1
 
 
-@nb.njit(cache=True, inline="always")
-def _on(loc, where, i, q, card, c):  # pragma: no cover - compiled
-    """1 if q's `card` lies vertically on contract c."""
-    return 1 if loc[i, q, card] == CONTRACT and where[i, q, card] == c else 0
-
-
 @nb.njit(cache=True)
-def publish(i, n, st, may_decline, obs, mask, current_player, touched):  # pragma: no cover - compiled
-    """Game i's next decision into the batch: seat on turn, its mask and its observation."""
-    p = st[0][i, TO_ACT]
+def publish(i, s, n, may_decline, obs, mask, current_player, touched):  # pragma: no cover - compiled
+    """Game i's next decision into the batch: the seat on turn, its mask and its observation."""
+    p = s[TO_ACT]
     current_player[i] = p
-    write_mask(mask[i], i, n, st, may_decline)
-    write_observation(obs[i], i, p, n, st, touched)
+    write_mask(mask[i], s, n, may_decline)
+    write_observation(obs[i], s, p, n, touched)
 
 
 # --- rounds ---------------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _start_round(i, n, st):  # pragma: no cover - compiled
-    """Phase I: six contracts off the deck's top, two under each body (`_start_round`)."""
-    sc, loc, where, public, placed, on_c, won_value, won_count, cloc, cbody, cowner, outcome, dealt, \
-        deck, order, queue = st
+def _start_round(s, n):  # pragma: no cover - compiled
+    """Phase I: six contracts off the deck's top, two under each body; the leader plays first."""
     for body in range(NUM_BODIES):
         for _ in range(CONTRACTS_PER_BODY):
-            sc[i, DECK_LEN] -= 1
-            c = deck[i, sc[i, DECK_LEN]]
-            cloc[i, c] = TABLE
-            cbody[i, c] = body
-            dealt[i, c] = sc[i, ROUND]
-    sc[i, PHASE] = CORRUPTION
-    sc[i, TURN] = 0
-    for q in range(n):
-        placed[i, q] = 0
-        on_c[i, q] = 0
-    sc[i, TO_ACT] = sc[i, LEADER]
+            s[DECK_LEN] -= 1
+            c = s[DECK_CARDS + s[DECK_LEN]]
+            s[CLOC + c] = TABLE
+            s[CBODY + c] = body
+            s[DEALT + c] = s[ROUND]
+    s[PHASE] = CORRUPTION
+    s[TURN] = 0
+    s[PLACED:PLACED + MAX_PLAYERS] = 0
+    s[ON_CONTRACTS:ON_CONTRACTS + MAX_PLAYERS] = 0
+    s[TO_ACT] = s[LEADER]
 
 
 @nb.njit(cache=True)
-def new_game(i, n, perm, leader, st):  # pragma: no cover - compiled
-    """Game i as `CorruptionRules.new_game` deals it from the deck permutation and first player drawn."""
-    sc, loc, where, public, placed, on_c, won_value, won_count, cloc, cbody, cowner, outcome, dealt, \
-        deck, order, queue = st
-    sc[i, :] = 0
-    loc[i] = HAND
-    where[i] = -1
-    public[i] = 0
-    won_value[i] = 0
-    won_count[i] = 0
-    cloc[i] = DECK
-    cbody[i] = -1
-    cowner[i] = -1
-    outcome[i] = 0
-    dealt[i] = -1
-    for c in range(C):
-        deck[i, c] = perm[c]
-    sc[i, DECK_LEN] = C
-    sc[i, LEADER] = leader
-    _start_round(i, n, st)
+def new_game(s, n, perm, leader):  # pragma: no cover - compiled
+    """The game `CorruptionRules.new_game` deals from this deck permutation and first player."""
+    s[:] = 0  # HAND, DECK, no outcome, no score
+    s[WHERE:WHERE + SEAT_CARDS] = -1
+    s[CBODY:CBODY + C] = -1
+    s[COWNER:COWNER + C] = -1
+    s[DEALT:DEALT + C] = -1
+    s[DECK_CARDS:DECK_CARDS + C] = perm
+    s[DECK_LEN] = C
+    s[LEADER] = leader
+    _start_round(s, n)
 
 
 @nb.njit(cache=True)
-def _next_leader(i, n, st):  # pragma: no cover - compiled
+def _next_leader(s, n):  # pragma: no cover - compiled
     """Most value, then most contracts, then the earliest seat after the last first player."""
-    sc, won_value, won_count = st[0], st[6], st[7]
-    best = -1
-    for p in range(n):
-        if best < 0 or won_value[i, p] > won_value[i, best] or (
-                won_value[i, p] == won_value[i, best] and won_count[i, p] > won_count[i, best]):
+    best = 0
+    for p in range(1, n):
+        dv = s[WON_VALUE + p] - s[WON_VALUE + best]
+        dc = s[WON_COUNT + p] - s[WON_COUNT + best]
+        if dv > 0 or (dv == 0 and (dc > 0 or (dc == 0 and
+                                              _rel(p, s[LEADER] + 1, n) < _rel(best, s[LEADER] + 1, n)))):
             best = p
-        elif won_value[i, p] == won_value[i, best] and won_count[i, p] == won_count[i, best]:
-            if _rel(p, sc[i, LEADER] + 1, n) < _rel(best, sc[i, LEADER] + 1, n):
-                best = p
     return best
 
 
 @nb.njit(cache=True)
-def _end_round(i, n, st):  # pragma: no cover - compiled
-    """Bribes come back, characters never do; then the next round or the game's end."""
-    sc, loc, where, public, placed, on_c, won_value, won_count, cloc, cbody, cowner, outcome, dealt, \
-        deck, order, queue = st
-    for q in range(n):
-        for k in range(HAND_SIZE):
-            if loc[i, q, k] != HAND:
-                loc[i, q, k] = HAND if k < NB else USED
-            if loc[i, q, k] == HAND:
-                public[i, q, k] = 0
-            where[i, q, k] = -1
-    sc[i, QPOS] = 0
-    sc[i, QLEN] = 0
-    sc[i, ROUND] += 1
-    if sc[i, ROUND] == NUM_ROUNDS:
+def _end_round(s, n):  # pragma: no cover - compiled
+    """Bribes come back, characters never do; then the next round, or the game's end."""
+    for x in range(n * HAND_SIZE):
+        if s[LOC + x] != HAND:
+            s[LOC + x] = HAND if x % HAND_SIZE < NB else USED
+        if s[LOC + x] == HAND:
+            s[PUBLIC + x] = 0
+        s[WHERE + x] = -1
+    s[QPOS] = 0
+    s[QLEN] = 0
+    s[ROUND] += 1
+    if s[ROUND] == NUM_ROUNDS:
         for c in range(C):
-            if cloc[i, c] == TABLE:
-                cloc[i, c] = LOST
-        sc[i, PHASE] = OVER
-        sc[i, TO_ACT] = -1
+            if s[CLOC + c] == TABLE:  # unawarded after round 4: lost
+                s[CLOC + c] = LOST
+        s[PHASE] = OVER
+        s[TO_ACT] = -1
         return
-    sc[i, LEADER] = _next_leader(i, n, st)
-    _start_round(i, n, st)
+    s[LEADER] = _next_leader(s, n)
+    _start_round(s, n)
 
 
 # --- Phase II ---------------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _place(i, n, a, st, may_decline):  # pragma: no cover - compiled
-    """A card on a contract (face up for the round's first r + 1 there) or a bribe on a Swiss account."""
-    sc, loc, where, public, placed, on_c, won_value, won_count, cloc, cbody, cowner, outcome, dealt, \
-        deck, order, queue = st
-    p = sc[i, TO_ACT]
+def _place(s, n, a):  # pragma: no cover - compiled
+    """A card on a contract (face up while within the round's count) or a bribe on a Swiss account."""
+    p = s[TO_ACT]
     if a < SWISS:
         kind, place = (a - PLAY) // C, (a - PLAY) % C
         card = FIRST_CARD[kind]
-        if kind == REPORTER and loc[i, p, REPORTER_1] != HAND:  # Reporters lowest id first
+        if kind == REPORTER and s[LOC + p * HAND_SIZE + card] != HAND:  # Reporters lowest id first
             card = REPORTER_2
-        loc[i, p, card] = CONTRACT
-        on_c[i, p] += 1
-        if on_c[i, p] <= sc[i, ROUND] + 1:
-            public[i, p, card] = 1
+        x = p * HAND_SIZE + card
+        s[LOC + x] = CONTRACT
+        s[ON_CONTRACTS + p] += 1
+        if s[ON_CONTRACTS + p] <= s[ROUND] + 1:
+            s[PUBLIC + x] = 1
     else:
         card, place = (a - SWISS) // NUM_BODIES, (a - SWISS) % NUM_BODIES
-        loc[i, p, card] = ON_SWISS
-    where[i, p, card] = place
-    order[i, sc[i, TURN]] = p * 10 + card
-    placed[i, p] += 1
-    sc[i, TURN] += 1
-    if sc[i, TURN] == CARDS_PER_ROUND * n:
-        _reveal(i, n, st)
+        x = p * HAND_SIZE + card
+        s[LOC + x] = ON_SWISS
+    s[WHERE + x] = place
+    s[ORDER + s[TURN]] = x
+    s[PLACED + p] += 1
+    s[TURN] += 1
+    if s[TURN] == CARDS_PER_ROUND * n:
+        _reveal(s, n)
     else:
-        sc[i, TO_ACT] = p + 1 if p + 1 < n else 0
+        s[TO_ACT] = p + 1 if p + 1 < n else 0
 
 
 @nb.njit(cache=True)
-def _reveal(i, n, st):  # pragma: no cover - compiled
+def _reveal(s, n):  # pragma: no cover - compiled
     """Phase III: every card on the table turns face up; last round's outcomes are cleared; step 1."""
-    sc, loc, where, public, placed, on_c, won_value, won_count, cloc, cbody, cowner, outcome, dealt, \
-        deck, order, queue = st
-    for q in range(n):
-        for k in range(HAND_SIZE):
-            if loc[i, q, k] == CONTRACT or loc[i, q, k] == ON_SWISS:
-                public[i, q, k] = 1
+    for x in range(n * HAND_SIZE):
+        if s[LOC + x] == CONTRACT or s[LOC + x] == ON_SWISS:
+            s[PUBLIC + x] = 1
     for c in range(C):
-        if cloc[i, c] == TABLE:
-            outcome[i, c] = 0
-    sc[i, PHASE] = SWISS_STEP
-    _queue_in_play_order(i, st, ON_SWISS, -1)
-    _advance(i, n, st)
+        if s[CLOC + c] == TABLE:
+            s[OUTCOME + c] = 0
+    s[PHASE] = SWISS_STEP
+    _queue_in_play_order(s, ON_SWISS, -1)
+    _advance(s, n)
 
 
 @nb.njit(cache=True)
-def _queue_in_play_order(i, st, place, kind):  # pragma: no cover - compiled
+def _queue_in_play_order(s, place, kind):  # pragma: no cover - compiled
     """The step's queue: the cards at `place` (of `kind`, unless -1) in the round's play order."""
-    sc, loc, order, queue = st[0], st[1], st[14], st[15]
     length = 0
-    for t in range(sc[i, TURN]):
-        e = order[i, t]
-        q, card = e // 10, e % 10
-        if loc[i, q, card] == place and (kind < 0 or KIND[card] == kind):
-            queue[i, length] = e
+    for t in range(s[TURN]):
+        x = s[ORDER + t]
+        if s[LOC + x] == place and (kind < 0 or KIND[x % HAND_SIZE] == kind):
+            s[QUEUE + length] = x
             length += 1
-    sc[i, QLEN] = length
-    sc[i, QPOS] = 0
+    s[QLEN] = length
+    s[QPOS] = 0
 
 
 # --- Phase III ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
-def _discard(i, q, card, st):  # pragma: no cover - compiled
-    st[1][i, q, card] = USED
-    st[2][i, q, card] = -1
+@nb.njit(cache=True, inline="always")
+def _discard(s, x):  # pragma: no cover - compiled
+    """A character leaves the game."""
+    s[LOC + x] = USED
+    s[WHERE + x] = -1
 
 
 @nb.njit(cache=True)
-def _has_hit_target(i, n, q, card, st):  # pragma: no cover - compiled
-    loc, where = st[1], st[2]
-    c = where[i, q, card]
+def _has_hit_target(s, n, q, c):  # pragma: no cover - compiled
     for o in range(n):
-        if _on(loc, where, i, o, DA_CARD, c) or _on(loc, where, i, o, REPORTER_1, c) \
-                or _on(loc, where, i, o, REPORTER_2, c) or (o != q and _on(loc, where, i, o, HIT_MAN_CARD, c)):
+        if _on(s, o, DA_CARD, c) or _on(s, o, REPORTER_1, c) or _on(s, o, REPORTER_2, c) \
+                or (o != q and _on(s, o, HIT_MAN_CARD, c)):
             return True
     return False
 
 
 @nb.njit(cache=True)
-def _has_vertical_bribe(i, n, c, st):  # pragma: no cover - compiled
-    loc, where = st[1], st[2]
+def _has_vertical_bribe(s, n, c):  # pragma: no cover - compiled
     for o in range(n):
         for b in range(NB):
-            if _on(loc, where, i, o, b, c):
+            if _on(s, o, b, c):
                 return True
     return False
 
 
 @nb.njit(cache=True)
-def _advance(i, n, st):  # pragma: no cover - compiled
+def _advance(s, n):  # pragma: no cover - compiled
     """Resolve Phase III step after step until a decision is needed or the round ends (`_advance`)."""
-    sc, loc, where = st[0], st[1], st[2]
-    queue = st[15]
-    if sc[i, PHASE] == SWISS_STEP:
-        if sc[i, QPOS] < sc[i, QLEN]:
-            sc[i, TO_ACT] = queue[i, sc[i, QPOS]] // 10
+    if s[PHASE] == SWISS_STEP:
+        if s[QPOS] < s[QLEN]:
+            s[TO_ACT] = s[QUEUE + s[QPOS]] // HAND_SIZE
             return
-        sc[i, PHASE] = HIT_STEP
-        _queue_in_play_order(i, st, CONTRACT, HIT_MAN)
-    if sc[i, PHASE] == HIT_STEP:
-        while sc[i, QPOS] < sc[i, QLEN]:
-            e = queue[i, sc[i, QPOS]]
-            q, card = e // 10, e % 10
-            if loc[i, q, card] == CONTRACT:
-                if _has_hit_target(i, n, q, card, st):
-                    sc[i, TO_ACT] = q
+        s[PHASE] = HIT_STEP
+        _queue_in_play_order(s, CONTRACT, HIT_MAN)
+    if s[PHASE] == HIT_STEP:
+        while s[QPOS] < s[QLEN]:
+            x = s[QUEUE + s[QPOS]]
+            if s[LOC + x] == CONTRACT:  # (a killed Hit Man does not act)
+                if _has_hit_target(s, n, x // HAND_SIZE, s[WHERE + x]):
+                    s[TO_ACT] = x // HAND_SIZE
                     return
-                _discard(i, q, card, st)  # no target: removed without effect
-            sc[i, QPOS] += 1
-        _cancel_by_district_attorneys(i, n, st)
-        sc[i, PHASE] = REPORTER_STEP
-        _queue_in_play_order(i, st, CONTRACT, REPORTER)
-    while sc[i, QPOS] < sc[i, QLEN]:
-        e = queue[i, sc[i, QPOS]]
-        q, card = e // 10, e % 10
-        if loc[i, q, card] == CONTRACT:
-            if _has_vertical_bribe(i, n, where[i, q, card], st):
-                sc[i, TO_ACT] = q
+                _discard(s, x)  # no target: removed without effect
+            s[QPOS] += 1
+        _cancel_by_district_attorneys(s, n)
+        s[PHASE] = REPORTER_STEP
+        _queue_in_play_order(s, CONTRACT, REPORTER)
+    while s[QPOS] < s[QLEN]:
+        x = s[QUEUE + s[QPOS]]
+        if s[LOC + x] == CONTRACT:
+            if _has_vertical_bribe(s, n, s[WHERE + x]):
+                s[TO_ACT] = x // HAND_SIZE
                 return
-            _discard(i, q, card, st)  # no bribe to remove
-        sc[i, QPOS] += 1
-    _award(i, n, st)
-    _end_round(i, n, st)
+            _discard(s, x)  # no bribe to remove
+        s[QPOS] += 1
+    _award(s, n)
+    _end_round(s, n)
 
 
 @nb.njit(cache=True)
-def _cancel_by_district_attorneys(i, n, st):  # pragma: no cover - compiled
-    """Step 3: a contract with a surviving DA is cancelled; its bribes go home, characters out."""
-    loc, where, outcome = st[1], st[2], st[11]
+def _cancel_by_district_attorneys(s, n):  # pragma: no cover - compiled
+    """Step 3: a contract with a surviving DA is cancelled; its bribes go home, its characters out."""
     for c in range(C):
         cancelled = False
         for q in range(n):
-            if _on(loc, where, i, q, DA_CARD, c):
-                cancelled = True
+            cancelled |= _on(s, q, DA_CARD, c)
         if not cancelled:
             continue
-        for q in range(n):
-            for k in range(HAND_SIZE):
-                if where[i, q, k] == c and (loc[i, q, k] == CONTRACT or loc[i, q, k] == ASSIGNED):
-                    loc[i, q, k] = HAND if k < NB else USED
-                    where[i, q, k] = -1
-        outcome[i, c] = CANCELLED
+        for x in range(n * HAND_SIZE):
+            if s[WHERE + x] == c and (s[LOC + x] == CONTRACT or s[LOC + x] == ASSIGNED):
+                s[LOC + x] = HAND if x % HAND_SIZE < NB else USED
+                s[WHERE + x] = -1
+        s[OUTCOME + c] = CANCELLED
 
 
 @nb.njit(cache=True)
-def _award(i, n, st):  # pragma: no cover - compiled
-    """Step 5: the sole highest total (vertical x2, assigned Swiss x1, half-$1,000 units) wins."""
-    sc, loc, where, public, placed, on_c, won_value, won_count, cloc, cbody, cowner, outcome, dealt, \
-        deck, order, queue = st
+def _award(s, n):  # pragma: no cover - compiled
+    """Step 5: the sole highest total (vertical x2, assigned Swiss x1, in half-$1,000s) wins."""
     for c in range(C):
-        if cloc[i, c] != TABLE or outcome[i, c] == CANCELLED:
+        if s[CLOC + c] != TABLE or s[OUTCOME + c] == CANCELLED:
             continue
         best, winner, level = 0, -1, 0
         for q in range(n):
             total = 0
             for b in range(NB):
-                if where[i, q, b] == c:
-                    if loc[i, q, b] == CONTRACT:
+                x = q * HAND_SIZE + b
+                if s[WHERE + x] == c:
+                    if s[LOC + x] == CONTRACT:
                         total += 2 * VALUE[b]
-                    elif loc[i, q, b] == ASSIGNED:
+                    elif s[LOC + x] == ASSIGNED:
                         total += VALUE[b]
             if total > best:
                 best, winner, level = total, q, 1
             elif total == best:
                 level += 1
         if best > 0 and level == 1:
-            cloc[i, c] = WON
-            cowner[i, c] = winner
-            won_value[i, winner] += CONTRACT_VALUE[c]
-            won_count[i, winner] += 1
-            outcome[i, c] = AWARDED
+            s[CLOC + c] = WON
+            s[COWNER + c] = winner
+            s[WON_VALUE + winner] += CONTRACT_VALUE[c]
+            s[WON_COUNT + winner] += 1
+            s[OUTCOME + c] = AWARDED
         else:
-            outcome[i, c] = NO_AWARD
+            s[OUTCOME + c] = NO_AWARD
 
 
 @nb.njit(cache=True)
-def _play(i, n, a, st, may_decline):  # pragma: no cover - compiled
-    """Apply legal action `a` in game i."""
-    sc, loc, where = st[0], st[1], st[2]
-    queue = st[15]
-    phase = sc[i, PHASE]
+def _reporter_in_slot(s, o, c, slot):  # pragma: no cover - compiled
+    """Seat o's Reporter on contract c in kill slot 1 (the earlier played) or 2 (the later)."""
+    seen = 0
+    for t in range(s[TURN]):
+        x = s[ORDER + t]
+        if x // HAND_SIZE == o and KIND[x % HAND_SIZE] == REPORTER and _on(s, o, x % HAND_SIZE, c):
+            seen += 1
+            if seen == slot:
+                return x % HAND_SIZE
+    return -1
+
+
+@nb.njit(cache=True)
+def _play(s, n, a):  # pragma: no cover - compiled
+    """Apply the legal action `a`."""
+    phase = s[PHASE]
     if phase == CORRUPTION:
-        _place(i, n, a, st, may_decline)
+        _place(s, n, a)
         return
-    e = queue[i, sc[i, QPOS]]
-    q, card = e // 10, e % 10
+    x = s[QUEUE + s[QPOS]]  # the card being resolved
+    q = x // HAND_SIZE
     if phase == SWISS_STEP:  # the Swiss bribe goes to a contract of its body
-        loc[i, q, card] = ASSIGNED
-        where[i, q, card] = a - ASSIGN
+        s[LOC + x] = ASSIGNED
+        s[WHERE + x] = a - ASSIGN
     elif phase == HIT_STEP:  # the Hit Man kills (seat, slot) and is discarded with it
         rel, slot = (a - KILL) // KILL_SLOTS, (a - KILL) % KILL_SLOTS
         o = q + rel if q + rel < n else q + rel - n
-        c = where[i, q, card]
         if slot == 0:
             victim = DA_CARD
         elif slot == 3:
             victim = HIT_MAN_CARD
         else:
-            victim = _reporter_in_slot(i, o, c, slot, st)
-        _discard(i, o, victim, st)
-        _discard(i, q, card, st)
-    else:  # the Reporter removes a vertical bribe, or nothing; then leaves
+            victim = _reporter_in_slot(s, o, s[WHERE + x], slot)
+        _discard(s, o * HAND_SIZE + victim)
+        _discard(s, x)
+    else:  # the Reporter removes a vertical bribe (it goes home) or nothing, then leaves
         if a != DECLINE:
             rel, b = (a - REMOVE) // NB, (a - REMOVE) % NB
             o = q + rel if q + rel < n else q + rel - n
-            loc[i, o, b] = HAND
-            where[i, o, b] = -1
-        _discard(i, q, card, st)
-    sc[i, QPOS] += 1
-    _advance(i, n, st)
-
-
-@nb.njit(cache=True)
-def _reporter_in_slot(i, o, c, slot, st):  # pragma: no cover - compiled
-    """Seat o's Reporter on contract c in kill slot 1 (earlier played) or 2 (later)."""
-    loc, where, order, sc = st[1], st[2], st[14], st[0]
-    seen = 0
-    for t in range(sc[i, TURN]):
-        e = order[i, t]
-        if e // 10 == o and KIND[e % 10] == REPORTER and _on(loc, where, i, o, e % 10, c):
-            seen += 1
-            if seen == slot:
-                return e % 10
-    return -1
+            s[LOC + o * HAND_SIZE + b] = HAND
+            s[WHERE + o * HAND_SIZE + b] = -1
+        _discard(s, x)
+    s[QPOS] += 1
+    _advance(s, n)
 
 
 # --- the batch kernels ----------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def start_kernel(rows, perms, leaders, num_players, st, may_decline, obs, mask, current_player,
+def start_kernel(rows, perms, leaders, num_players, state, may_decline, obs, mask, current_player,
                  touched):  # pragma: no cover - compiled
     """New games in `rows` from their setup draws, and their first decision into the batch."""
     for j in range(rows.shape[0]):
         i = rows[j]
+        s = state[i]
         n = num_players[i]
-        new_game(i, n, perms[j], leaders[j], st)
-        publish(i, n, st, may_decline, obs, mask, current_player, touched)
+        new_game(s, n, perms[j], leaders[j])
+        publish(i, s, n, may_decline, obs, mask, current_player, touched)
 
 
 @nb.njit(cache=True)
-def step_kernel(actions, num_players, st, may_decline, mode, obs, mask, current_player, rewards,
-                terminated, scores, ranks, touched):  # pragma: no cover - compiled
-    """One action in every game; an ended game gets its outcome (its new game is dealt in Python)."""
-    sc, won_value = st[0], st[6]
+def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, current_player, rewards,
+                terminated, scores, ranks, keys, touched):  # pragma: no cover - compiled
+    """One action in every game; a game that ends gets its outcome (Python deals its successor).
+    Returns how many games ended."""
     ended = 0
     for i in range(actions.shape[0]):
+        s = state[i]
         n = num_players[i]
         rewards[i, :] = 0
         scores[i, :] = 0
         ranks[i, :] = 0
-        _play(i, n, actions[i], st, may_decline)
-        if sc[i, PHASE] == OVER:
+        _play(s, n, actions[i])
+        if s[PHASE] == OVER:
             terminated[i] = True
             ended += 1
             for q in range(n):
-                scores[i, q] = won_value[i, q]
-            write_outcome(won_value[i], won_value[i], n, mode, rewards[i], ranks[i])
+                keys[q] = s[WON_VALUE + q]  # final key (total value) = score
+                scores[i, q] = keys[q]
+            write_outcome(keys, keys, n, mode, rewards[i], ranks[i])
         else:
             terminated[i] = False
-            publish(i, n, st, may_decline, obs, mask, current_player, touched)
+            publish(i, s, n, may_decline, obs, mask, current_player, touched)
     return ended
 
 
 @nb.njit(cache=True)
-def refresh_kernel(i, num_players, st, may_decline, obs, mask, current_player, touched):  # pragma: no cover
+def refresh_kernel(i, num_players, state, may_decline, obs, mask, current_player, touched):  # pragma: no cover
     """Game i's decision into the batch again (after `load`)."""
-    publish(i, num_players[i], st, may_decline, obs, mask, current_player, touched)
+    publish(i, state[i], num_players[i], may_decline, obs, mask, current_player, touched)
 
 
 class CorruptionEngine(VectorEngine):
@@ -608,29 +580,11 @@ class CorruptionEngine(VectorEngine):
     def __init__(self, num_envs: int, num_players: int | Sequence[int] | None = None,
                  seed: int | None = None, **config: Any) -> None:
         super().__init__(num_envs, num_players=num_players, seed=seed, **config)
-        B, P = self.num_envs, self.max_players
-        cards = (B, P, HAND_SIZE)
-        # the fields of CorruptionState, one row per game, in the order the kernels unpack them
-        self._state = (
-            np.zeros((B, NUM_SCALARS), np.int64),  # sc: round, phase, to_act, leader, turn, qpos, qlen, deck
-            np.zeros(cards, np.int8),  # loc
-            np.full(cards, -1, np.int8),  # where
-            np.zeros(cards, np.int8),  # public
-            np.zeros((B, P), np.int64),  # placed
-            np.zeros((B, P), np.int64),  # on_contracts
-            np.zeros((B, P), np.int64),  # won_value
-            np.zeros((B, P), np.int64),  # won_count
-            np.zeros((B, C), np.int8),  # cloc
-            np.full((B, C), -1, np.int8),  # cbody
-            np.full((B, C), -1, np.int8),  # cowner
-            np.zeros((B, C), np.int8),  # outcome
-            np.full((B, C), -1, np.int8),  # dealt_round
-            np.zeros((B, C), np.int8),  # deck (top = deck[DECK_LEN - 1])
-            np.zeros((B, CARDS_PER_ROUND * P), np.int8),  # order: seat*10+card of each play this round
-            np.zeros((B, CARDS_PER_ROUND * P), np.int8),  # queue of the Phase III step
-        )
+        # one int16 row per game (the offsets above; seats padded to the game's 7), ~1 KB
+        self._state = np.zeros((self.num_envs, ROW_SIZE), np.int16)
         self._may_decline = bool(self.config["reporter_may_decline"])
-        self._touched = np.zeros(2 * (C + NUM_BODIES) * P, np.int64)  # scratch of write_observation
+        self._keys = np.zeros(MAX_PLAYERS, np.int64)  # scratch: one ended game's final keys
+        self._touched = np.zeros((C + NUM_BODIES) * MAX_PLAYERS, np.int64)  # scratch of write_observation
 
     # --- VectorEngine ------------------------------------------------------------------------------
     def _start(self, games: np.ndarray) -> None:
@@ -651,38 +605,38 @@ class CorruptionEngine(VectorEngine):
         b = self._batch
         ended = step_kernel(actions, b.num_players, self._state, self._may_decline, self.reward_code,
                             b.observation, b.action_mask, b.current_player, b.rewards, b.terminated,
-                            b.scores, b.ranks, self._touched)
+                            b.scores, b.ranks, self._keys, self._touched)
         if ended:
             self._start(np.flatnonzero(b.terminated))
 
     # --- positions from the AEC engine ----------------------------------------------------------------
     def load(self, row: int, state: CorruptionState) -> None:
-        """Copy an AEC game state (from `CorruptionRules`, same config) into game `row`, and write its
-        decision into the batch: the engine then plays on from that position. `game_seeds[row]`
-        becomes -1 (the position came from no seed)."""
+        """Copy an AEC game state (of `CorruptionRules` with this engine's config) into game `row` and
+        write its decision into the batch; the engine then plays on from that position.
+        `game_seeds[row]` becomes -1: the position came from no seed."""
         n = int(state.n)
         if n > self.max_players:
             raise ValueError(f"a {n}-player state does not fit this engine (at most {self.max_players} "
                              f"players): make it with num_players including {n}")
         if state.phase == OVER:
             raise ValueError("the state's game is over: load a state with a decision to make")
-        (sc, loc, where, public, placed, on_c, won_value, won_count, cloc, cbody, cowner, outcome, dealt,
-         deck, order, queue) = self._state
-        sc[row] = (state.round, state.phase, state.to_act, state.leader, state.turn, state.qpos,
-                   len(state.queue), len(state.deck))
-        for a, field in ((loc, state.loc), (where, state.where), (public, state.public),
-                         (placed, state.placed), (on_c, state.on_contracts), (won_value, state.won_value),
-                         (won_count, state.won_count)):
-            a[row] = 0 if a is not where else -1
-            a[row, :n] = field
-        for a, field in ((cloc, state.cloc), (cbody, state.cbody), (cowner, state.cowner),
-                         (outcome, state.outcome), (dealt, state.dealt_round)):
-            a[row] = field
-        deck[row, :len(state.deck)] = state.deck
-        for q, card in zip(*np.nonzero(state.seq >= 0)):
-            order[row, state.seq[q, card]] = q * 10 + card
-        for t, (q, card) in enumerate(state.queue):
-            queue[row, t] = q * 10 + card
+        s = self._state[row]
+        s[:] = 0
+        s[:8] = (state.round, state.phase, state.to_act, state.leader, state.turn, state.qpos,
+                 len(state.queue), len(state.deck))
+        for start, field in ((LOC, state.loc), (WHERE, state.where), (PUBLIC, state.public)):
+            s[start:start + SEAT_CARDS] = -1 if start == WHERE else 0
+            s[start:start + n * HAND_SIZE] = field.ravel()
+        for start, field in ((PLACED, state.placed), (ON_CONTRACTS, state.on_contracts),
+                             (WON_VALUE, state.won_value), (WON_COUNT, state.won_count)):
+            s[start:start + n] = field
+        for start, field in ((CLOC, state.cloc), (CBODY, state.cbody), (COWNER, state.cowner),
+                             (OUTCOME, state.outcome), (DEALT, state.dealt_round)):
+            s[start:start + C] = field
+        s[DECK_CARDS:DECK_CARDS + len(state.deck)] = state.deck
+        played = np.flatnonzero(state.seq.ravel() >= 0)  # seat * 10 + card, as the kernels index cards
+        s[ORDER + state.seq.ravel()[played]] = played
+        s[QUEUE:QUEUE + len(state.queue)] = [q * HAND_SIZE + card for q, card in state.queue]
         b = self._batch
         b.num_players[row] = n
         self.game_seeds[row] = -1
