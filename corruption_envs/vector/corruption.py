@@ -1,8 +1,8 @@
 """Corruption's batched engine: `CorruptionRules` again, as numba kernels over B games at once.
 
 Chance: Corruption draws only at setup (the contract deck's permutation and round 1's first player,
-in `CorruptionRules.new_game`). `_start` makes those two draws in Python from
-`np.random.default_rng(engine.game_seeds[i])`, in `new_game`'s order, and hands them to the kernel, so
+in `CorruptionRules.new_game`). The kernel makes those two draws, in `new_game`'s order, from its own
+copy of `np.random.default_rng(engine.game_seeds[i])` (numpy_rng.py: the same numbers as numpy), so
 game i of the engine is exactly the AEC game `rules.new_game(np.random.default_rng(engine.game_seeds[i]))`
 and the differential test (tests/vector/test_corruption.py) plays both with the same actions.
 
@@ -61,6 +61,7 @@ from ..corruption.tables import (
     TOTAL_CONTRACT_VALUE,
 )
 from .engine import VectorEngine
+from .numpy_rng import GENERATOR_SIZE, integers, permutation_into, seed_generator
 from .outcome import write_outcome
 
 # --- tables as constant arrays (numba freezes module-level arrays into the kernels) ----------------
@@ -529,14 +530,18 @@ def _play(s, n, a):  # pragma: no cover - compiled
 
 # --- the batch kernels ----------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def start_kernel(rows, perms, leaders, num_players, state, may_decline, obs, mask, current_player,
-                 touched):  # pragma: no cover - compiled
-    """New games in `rows` from their setup draws, and their first decision into the batch."""
+def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, current_player, touched,
+                 generator, perm):  # pragma: no cover - compiled
+    """New games in `rows`, each dealt from its seed as `CorruptionRules.new_game` deals it from
+    `default_rng(seed)`: the deck's permutation, then round 1's first player; their first decision
+    into the batch."""
     for j in range(rows.shape[0]):
         i = rows[j]
         s = state[i]
         n = num_players[i]
-        new_game(s, n, perms[j], leaders[j])
+        seed_generator(generator, seeds[j])
+        permutation_into(generator, perm)
+        new_game(s, n, perm, integers(generator, n))
         publish(i, s, n, may_decline, obs, mask, current_player, touched)
 
 
@@ -585,21 +590,17 @@ class CorruptionEngine(VectorEngine):
         self._may_decline = bool(self.config["reporter_may_decline"])
         self._keys = np.zeros(MAX_PLAYERS, np.int64)  # scratch: one ended game's final keys
         self._touched = np.zeros((C + NUM_BODIES) * MAX_PLAYERS, np.int64)  # scratch of write_observation
+        self._generator = np.zeros(GENERATOR_SIZE, np.uint64)  # scratch: a new game's default_rng
+        self._perm = np.zeros(C, np.int64)  # scratch: its deck
 
     # --- VectorEngine ------------------------------------------------------------------------------
     def _start(self, games: np.ndarray) -> None:
-        counts = self._deal_counts(games)
+        self._deal_counts(games)
         seeds = self._deal_seeds(games)
-        perms = np.empty((len(games), C), np.int64)
-        leaders = np.empty(len(games), np.int64)
-        for j, (seed, n) in enumerate(zip(seeds.tolist(), counts.tolist())):
-            # CorruptionRules.new_game's draws, in its order
-            rng = np.random.default_rng(seed)
-            perms[j] = rng.permutation(C)
-            leaders[j] = rng.integers(n)
         b = self._batch
-        start_kernel(np.asarray(games, np.int64), perms, leaders, b.num_players, self._state,
-                     self._may_decline, b.observation, b.action_mask, b.current_player, self._touched)
+        start_kernel(np.asarray(games, np.int64), seeds, b.num_players, self._state, self._may_decline,
+                     b.observation, b.action_mask, b.current_player, self._touched, self._generator,
+                     self._perm)
 
     def _advance(self, actions: np.ndarray) -> None:
         b = self._batch
