@@ -126,11 +126,12 @@ def compare_from_state(rules: CorruptionRules, state: CorruptionState, seed: int
                        play: str = "random") -> int:
     """Load an AEC position into a one-game engine and play it out both ways to the game's end;
     returns the number of decisions compared."""
-    engine = CorruptionEngine(1, num_players=state.n, **{k: v for k, v in rules.config.items()
-                                                          if k != "num_players"})
+    # the rules' options and reward (the engine only raises on illegal actions; the count is the state's)
+    config = {k: v for k, v in rules.config.items() if k not in ("num_players", "illegal_action")}
+    engine = CorruptionEngine(1, num_players=state.n, **config)
     engine.reset(seed=seed)
     engine.load(0, state)
-    choose = chooser(play, [state.n], seed, **{k: v for k, v in rules.config.items() if k != "num_players"})
+    choose = chooser(play, [state.n], seed, **config)
     made = 0
     while True:
         obs, mask = check_decision(engine, 0, rules, state, made)
