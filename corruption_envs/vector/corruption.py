@@ -70,7 +70,8 @@ VALUE = CARD_VALUE.astype(np.int64)
 WEIGHT = np.where(CARD_KIND == REPORTER, 0.5, 1.0).astype(np.float32)  # observer.CARD_WEIGHT
 FIRST_CARD = np.array([cards[0] for cards in KIND_CARDS], np.int64)  # kind -> its card played first
 GONE_COLUMN = np.array([0, 0, 0, 0, 0, 0, 0, 1, 1, 2], np.int64)  # observer.CHAR_COLUMN
-WHERE_BASE = np.array([0, 1, 4, 5], np.int64)  # observer.WHERE_BASE: deck, table + body, won, lost
+# contract_where's column by (cloc, cbody + 1): 0 deck, 1-3 on the table under body 0-2, 4 won, 5 lost
+WHERE_CODE = np.array([[0, 0, 0, 0], [1, 1, 2, 3], [4, 4, 4, 4], [5, 5, 5, 5]], np.int64)
 CONTRACT_SHOWN = (CONTRACT_VALUE / MAX_CONTRACT_VALUE).astype(np.float32)  # the contract_value piece
 DA_CARD, REPORTER_1, REPORTER_2, HIT_MAN_CARD = 6, 7, 8, 9
 C, P7, K, NB = NUM_CONTRACTS, MAX_PLAYERS, NUM_KINDS, NUM_BRIBES
@@ -91,6 +92,7 @@ O_DKIND, O_DCONTRACT, O_DBODY = (_LAYOUT[k].start for k in ("decision_kind", "de
 # scalars
 ROUND, PHASE, TO_ACT, LEADER, TURN, QPOS, QLEN, DECK_LEN = range(8)
 SEAT_CARDS = MAX_PLAYERS * HAND_SIZE  # per-card fields: index seat * 10 + card id
+SEAT_OF, CARD_OF = np.divmod(np.arange(SEAT_CARDS), HAND_SIZE)
 LOC = 8
 WHERE = LOC + SEAT_CARDS
 PUBLIC = WHERE + SEAT_CARDS
@@ -129,18 +131,19 @@ def _on(s, q, card, c):  # pragma: no cover - compiled
 # --- observation and mask -----------------------------------------------------------------------------
 @nb.njit(cache=True)
 def write_observation(row, s, p, n, touched):  # pragma: no cover - compiled
-    """Seat p's observation into `row` (zeroed first), read from the state as `Observer.full` reads it."""
+    """Seat p's observation into `row` (zeroed first), read from the state as `Observer.full` reads it.
+
+    Conditional entries are written as their condition (0 or 1) times their value where that saves a
+    branch: a 0 written into the zeroed row changes nothing."""
     row[:] = 0
     rnd, phase = s[ROUND], s[PHASE]
     for k in range(HAND_SIZE):
-        if s[LOC + p * HAND_SIZE + k] == HAND:
-            row[O_HAND + k] = 1.0
+        row[O_HAND + k] = s[LOC + p * HAND_SIZE + k] == HAND
     if phase != OVER:
         row[O_ROUND + rnd] = 1.0
         row[O_PHASE + phase] = 1.0
         row[O_TO_ACT + _rel(s[TO_ACT], p, n)] = 1.0
     row[O_LEADER + _rel(s[LEADER], p, n)] = 1.0
-    touched_count = 0  # face-down counters hold counts until the end, then k / 6 as the rules write it
     for q in range(n):
         r = _rel(q, p, n)
         row[O_SEATS + q] = 1.0
@@ -148,48 +151,46 @@ def write_observation(row, s, p, n, touched):  # pragma: no cover - compiled
         row[O_ON + r] = s[ON_CONTRACTS + q] / CARDS_PER_ROUND
         row[O_SCORE + r] = s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE)
         row[O_WON + r] = s[WON_COUNT + q] * (1 / C)
-        for k in range(HAND_SIZE):
+        for k in range(NB, HAND_SIZE):  # characters out of hand that everyone has seen
             x = q * HAND_SIZE + k
-            place = s[LOC + x]
-            if place == HAND:
-                continue
-            w = s[WHERE + x]
-            shown = s[PUBLIC + x] != 0
-            if k >= NB and shown:
-                row[O_GONE + r * 3 + GONE_COLUMN[k]] += WEIGHT[k]
-            if place == CONTRACT:
-                if shown or q == p:
-                    row[O_CARDS + (w * P7 + r) * K + KIND[k]] += WEIGHT[k]
-                if not shown:
-                    j = O_FACEDOWN + w * P7 + r
-                    if row[j] == 0:
-                        touched[touched_count] = j
-                        touched_count += 1
-                    row[j] += 1.0
-            elif place == ON_SWISS:
-                if shown or q == p:
-                    row[O_SWISS + (w * P7 + r) * NB + k] = 1.0
-                if not shown:
-                    j = O_SWISS_FD + w * P7 + r
-                    if row[j] == 0:
-                        touched[touched_count] = j
-                        touched_count += 1
-                    row[j] += 1.0
-            elif place == ASSIGNED:
-                row[O_ASSIGNED + (w * P7 + r) * NB + k] = 1.0
+            out = s[LOC + x] != HAND and s[PUBLIC + x] != 0
+            row[O_GONE + r * 3 + GONE_COLUMN[k]] += WEIGHT[k] * out
+    # the cards on the table are among this round's plays
+    touched_count = 0  # face-down counters hold counts until the end, then k / 6 as the rules write it
+    for t in range(s[TURN]):
+        x = s[ORDER + t]
+        q, k = SEAT_OF[x], CARD_OF[x]
+        place = s[LOC + x]
+        w = s[WHERE + x]
+        r = _rel(q, p, n)
+        known = s[PUBLIC + x] != 0 or q == p
+        if place == CONTRACT:
+            row[O_CARDS + (w * P7 + r) * K + KIND[k]] += WEIGHT[k] * known
+            if s[PUBLIC + x] == 0:
+                j = O_FACEDOWN + w * P7 + r
+                touched[touched_count] = j
+                touched_count += row[j] == 0
+                row[j] += 1.0
+        elif place == ON_SWISS:
+            row[O_SWISS + (w * P7 + r) * NB + k] = known
+            if s[PUBLIC + x] == 0:
+                j = O_SWISS_FD + w * P7 + r
+                touched[touched_count] = j
+                touched_count += row[j] == 0
+                row[j] += 1.0
+        elif place == ASSIGNED:
+            row[O_ASSIGNED + (w * P7 + r) * NB + k] = 1.0
     for t in range(touched_count):
         row[touched[t]] = np.float64(row[touched[t]]) / CARDS_PER_ROUND
+    row[O_VALUE:O_VALUE + C] = CONTRACT_SHOWN
     for c in range(C):
         place = s[CLOC + c]
-        code = WHERE_BASE[place] + (s[CBODY + c] if place == TABLE else 0)
-        row[O_WHERE + c * 6 + code] = 1.0
-        row[O_VALUE + c] = CONTRACT_SHOWN[c]
-        if s[COWNER + c] >= 0:
-            row[O_WINNER + c * P7 + _rel(s[COWNER + c], p, n)] = 1.0
-        if s[OUTCOME + c] != 0:
-            row[O_OUTCOME + c * 3 + s[OUTCOME + c] - 1] = 1.0
-        if s[DEALT + c] == rnd and place == TABLE:
-            row[O_NEW + c] = 1.0
+        row[O_WHERE + c * 6 + WHERE_CODE[place, s[CBODY + c] + 1]] = 1.0
+        owner = s[COWNER + c]
+        row[O_WINNER + c * P7 + _rel(max(owner, 0), p, n)] = owner >= 0
+        outcome = s[OUTCOME + c]
+        row[O_OUTCOME + c * 3 + max(outcome - 1, 0)] = outcome != 0
+        row[O_NEW + c] = s[DEALT + c] == rnd and place == TABLE
     if 0 < phase < OVER and s[QPOS] < s[QLEN]:
         e = s[QUEUE + s[QPOS]]
         row[O_DKIND + KIND[e % HAND_SIZE]] = 1.0
