@@ -6,10 +6,10 @@ copy of `np.random.default_rng(engine.game_seeds[i])` (numpy_rng.py: the same nu
 game i of the engine is exactly the AEC game `rules.new_game(np.random.default_rng(engine.game_seeds[i]))`
 and the differential test (tests/vector/test_corruption.py) plays both with the same actions.
 
-The state of each game is a set of small integer arrays (the fields of `CorruptionState`, one row per
-game); every step, the acting seat's observation is written once into its row of `batch.observation`
-(the row zeroed, then its ~120 nonzero entries written from the state, as `Observer.full` reads it),
-and its mask into `batch.action_mask`.
+The state of a game is one int16 row holding the fields of `CorruptionState` at fixed offsets (below);
+every step, the acting seat's observation is written once into its row of `batch.observation` (the
+row zeroed, then its ~120 nonzero entries written from the state, as `Observer.full` reads it), and
+its mask into `batch.action_mask`. `load(row, state)` copies an AEC state into a row.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import numpy as np
 
 from ..corruption import CorruptionRules
 from ..corruption.codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, PLAY, REMOVE, SWISS
-from ..corruption.observer import build_layout
+from ..corruption.observer import CARD_WEIGHT, CHAR_COLUMN, build_layout
 from ..corruption.state import (
     ASSIGNED,
     AWARDED,
@@ -47,6 +47,7 @@ from ..corruption.tables import (
     CARDS_PER_ROUND,
     CONTRACT_VALUE,
     CONTRACTS_PER_BODY,
+    DA,
     HAND_SIZE,
     HIT_MAN,
     KIND_CARDS,
@@ -67,13 +68,13 @@ from .outcome import write_outcome
 # --- tables as constant arrays (numba freezes module-level arrays into the kernels) ----------------
 KIND = CARD_KIND.astype(np.int64)
 VALUE = CARD_VALUE.astype(np.int64)
-WEIGHT = np.where(CARD_KIND == REPORTER, 0.5, 1.0).astype(np.float32)  # observer.CARD_WEIGHT
+WEIGHT = CARD_WEIGHT  # a card's weight in the per-kind counts (Reporters 1/2)
 FIRST_CARD = np.array([cards[0] for cards in KIND_CARDS], np.int64)  # kind -> its card played first
-GONE_COLUMN = np.array([0, 0, 0, 0, 0, 0, 0, 1, 1, 2], np.int64)  # observer.CHAR_COLUMN
+GONE_COLUMN = CHAR_COLUMN  # character -> its chars_gone column
 # contract_where's column by (cloc, cbody + 1): 0 deck, 1-3 on the table under body 0-2, 4 won, 5 lost
 WHERE_CODE = np.array([[0, 0, 0, 0], [1, 1, 2, 3], [4, 4, 4, 4], [5, 5, 5, 5]], np.int64)
 CONTRACT_SHOWN = (CONTRACT_VALUE / MAX_CONTRACT_VALUE).astype(np.float32)  # the contract_value piece
-DA_CARD, REPORTER_1, REPORTER_2, HIT_MAN_CARD = 6, 7, 8, 9
+(DA_CARD,), (REPORTER_1, REPORTER_2), (HIT_MAN_CARD,) = KIND_CARDS[DA], KIND_CARDS[REPORTER], KIND_CARDS[HIT_MAN]
 C, P7, K, NB = NUM_CONTRACTS, MAX_PLAYERS, NUM_KINDS, NUM_BRIBES
 
 # observation offsets (the layout is the same at every player count)
@@ -274,8 +275,10 @@ def _start_round(s, n):  # pragma: no cover - compiled
 @nb.njit(cache=True)
 def new_game(s, n, perm, leader):  # pragma: no cover - compiled
     """The game `CorruptionRules.new_game` deals from this deck permutation and first player."""
-    s[:] = 0  # HAND, DECK, no outcome, no score
+    s[:] = 0  # round 1, no plays, no outcome, no score
+    s[LOC:LOC + SEAT_CARDS] = HAND
     s[WHERE:WHERE + SEAT_CARDS] = -1
+    s[CLOC:CLOC + C] = DECK
     s[CBODY:CBODY + C] = -1
     s[COWNER:COWNER + C] = -1
     s[DEALT:DEALT + C] = -1
