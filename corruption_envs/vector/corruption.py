@@ -18,6 +18,7 @@ from typing import Any, Sequence
 import numba as nb
 import numpy as np
 
+from ..core.errors import NotResetError
 from ..corruption import CorruptionRules
 from ..corruption.codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, PLAY, REMOVE, SWISS
 from ..corruption.observer import CARD_WEIGHT, CHAR_COLUMN, build_layout
@@ -634,8 +635,11 @@ class CorruptionEngine(VectorEngine):
     # --- positions from the AEC engine ----------------------------------------------------------------
     def load(self, row: int, state: CorruptionState) -> None:
         """Copy an AEC game state (of `CorruptionRules` with this engine's config) into game `row` and
-        write its decision into the batch; the engine then plays on from that position.
-        `game_seeds[row]` becomes -1: the position came from no seed."""
+        write its decision into the batch; the engine then plays on from that position (after reset(),
+        which gives the other rows their games). `game_seeds[row]` becomes -1: the position came from
+        no seed."""
+        if not self._started:
+            raise NotResetError("load() replaces one game of a running batch: call reset(seed=...) first")
         n = int(state.n)
         if n > self.max_players:
             raise ValueError(f"a {n}-player state does not fit this engine (at most {self.max_players} "

@@ -14,6 +14,7 @@ from benchmarks.differential_corruption import (  # noqa: E402
     compare_from_state,
     compare_games,
 )
+from corruption_envs.core.errors import NotResetError  # noqa: E402
 from corruption_envs.corruption import codec  # noqa: E402
 from corruption_envs.corruption.state import HIT_STEP, REPORTER_STEP, SWISS_STEP  # noqa: E402
 from corruption_envs.vector.corruption import CorruptionEngine  # noqa: E402
@@ -154,10 +155,14 @@ def test_a_difference_is_named_by_its_layout_piece():
 
 def test_load_refuses_what_does_not_fit():
     rules, s = fresh(7)
+    with pytest.raises(NotResetError, match="reset"):
+        CorruptionEngine(1, num_players=7).load(0, s)
+    small = CorruptionEngine(1, num_players=[3, 4])
+    small.reset(seed=0)
     with pytest.raises(ValueError, match="num_players including 7"):
-        CorruptionEngine(1, num_players=[3, 4]).load(0, s)
+        small.load(0, s)
     rules, s = fresh(3)
     while rules.current_player(s) >= 0:
         step(rules, s, int(np.flatnonzero(rules.legal_mask(s))[0]))
     with pytest.raises(ValueError, match="game is over"):
-        CorruptionEngine(1, num_players=3).load(0, s)
+        small.load(0, s)
