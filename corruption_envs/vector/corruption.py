@@ -560,6 +560,9 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
         s = state[i]
         n = num_players[i]
         rewards[i, :] = 0
+        terminated[i] = False
+        if actions[i] < 0:  # WAIT: this game does not move
+            continue
         scores[i, :] = 0
         ranks[i, :] = 0
         _play(s, n, actions[i])
@@ -578,9 +581,11 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
 
 @nb.njit(cache=True)
 def all_legal(mask, actions):  # pragma: no cover - compiled
-    """Whether every row's action is in range and legal in its mask row."""
+    """Whether every row's action is WAIT (-1) or in range and legal in its mask row."""
     for i in range(actions.shape[0]):
         a = actions[i]
+        if a == -1:
+            continue
         if a < 0 or a >= mask.shape[1] or mask[i, a] == 0:
             return False
     return True
