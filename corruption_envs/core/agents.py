@@ -7,9 +7,37 @@ import numpy as np
 
 
 class Agent(Protocol):
-    """Anything that picks a legal action from what its seat sees."""
+    """Anything that picks a legal action from what its seat sees.
+
+    `act_batch(observations (k, D) float32, action_masks (k, A) int8) -> (k,) int64` decides for k rows at
+    once (the seat on turn in k games of a batched engine). Contract: it returns exactly what
+    `[bot.act(o, m) for o, m in zip(observations, action_masks)]` returns on an identically seeded bot and
+    leaves the bot's generator in the same state, i.e. its random draws are made in row order. Bots that
+    only decide one game at a time (the searches) have no `act_batch`.
+    """
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray: ...
+
+
+def legal_counts(action_masks: np.ndarray, bot: str) -> np.ndarray:
+    """The number of legal actions of each row; a row with none is a caller's bug, named after `bot`."""
+    counts = np.count_nonzero(action_masks, axis=1)
+    if (counts == 0).any():
+        raise ValueError(f"{bot} was asked to act with an all-zero action mask")
+    return counts
+
+
+def nth_legal(action_masks: np.ndarray, picks: np.ndarray) -> np.ndarray:
+    """Per row, the index of its picks[r]-th legal action (0-based, in action order)."""
+    seen = np.cumsum(action_masks != 0, axis=1)
+    return np.argmax(seen > np.asarray(picks)[:, None], axis=1).astype(np.int64)
+
+
+def first_row(actions: np.ndarray) -> int:
+    """The one action of a batch of one row, as `act` returns it."""
+    return int(actions[0])
 
 
 class RandomAgent:
@@ -19,7 +47,9 @@ class RandomAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("RandomAgent was asked to act with an all-zero action mask")
-        return int(legal[self.rng.integers(legal.size)])
+        return first_row(self.act_batch(observation[None], np.asarray(action_mask)[None]))
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        counts = legal_counts(action_masks, "RandomAgent")
+        # one bounded draw per row: an array of bounds draws exactly as that many scalar calls in order
+        return nth_legal(action_masks, self.rng.integers(counts))
