@@ -21,6 +21,7 @@ Phase III (Swiss assignment, Hit Man victims, Reporter removals) is the heuristi
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from . import codec
 from .heuristic import HeuristicAgent, VALUES
@@ -31,10 +32,6 @@ GRID = np.arange(0, 2 * VALUES.sum() + 1) * STEP  # my possible totals on one co
 MIN_SD = 0.3  # $k: a total known exactly still gets a little spread (keeps the probabilities smooth)
 CHARACTER_COST = 0.3  # play a character only when a bribe fewer costs less than this share of its contract
 NUM_SUBSETS = 1 << NUM_BRIBES
-# every (held, added) pair of disjoint bribe subsets, for the dynamic programme over contracts
-_HELD, _ADDED = (a.ravel() for a in np.meshgrid(np.arange(NUM_SUBSETS), np.arange(NUM_SUBSETS), indexing="ij"))
-_DISJOINT = (_HELD & _ADDED) == 0
-HELD, ADDED = _HELD[_DISJOINT], _ADDED[_DISJOINT]
 SUBSET_SIZE = np.array([bin(m).count("1") for m in range(NUM_SUBSETS)])
 SUBSET_STEPS = np.array([round(sum(VALUES[b] for b in range(NUM_BRIBES) if m >> b & 1) / STEP)
                          for m in range(NUM_SUBSETS)])  # each subset's money, in steps of the grid
@@ -48,97 +45,89 @@ def normal_cdf(x: np.ndarray) -> np.ndarray:
 class ExpertAgent(HeuristicAgent):
     """Plays any seat from (observation, action_mask); deterministic given its seed."""
 
-    def _opponent_totals(self, obs: np.ndarray, info: dict) -> tuple[np.ndarray, np.ndarray]:
-        """Mean and standard deviation of each opponent's end-of-round total, (contracts, n - 1)."""
-        v = lambda name: self.layout.view(obs, name)
-        n, table, value = self.n, info["on_table"], info["value"]
-        cards = info["cards"][:, 1:]  # opponents' public vertical cards (24, n-1, 9)
-        facedown = np.rint(v("facedown")[:, 1:n] * CARDS_PER_ROUND)
-        swiss_hidden = np.rint(v("swiss_facedown")[:, 1:n] * CARDS_PER_ROUND)  # (3, n-1)
-        gone = v("chars_gone")[1:n]  # (n-1, 3): DA, Reporters (1/2 each), Hit Man
-        left = np.rint(CARDS_PER_ROUND * (1 - v("placed")[1:n]))
-        shown = cards[:, :, :NUM_BRIBES].sum(axis=0) > 0  # (n-1, 6) bribes seen this round
+    def _opponent_totals(self, observations: np.ndarray, read: dict) -> tuple[np.ndarray, np.ndarray]:
+        """Mean and standard deviation of each opponent's end-of-round total, (k, contracts, n - 1)."""
+        v = lambda name: self._view(observations, name)
+        n, table, value = self.n, read["on_table"], read["value"]
+        rows = np.arange(len(observations))[:, None]
+        cards = read["cards"][:, :, 1:]  # opponents' public vertical cards (k, 24, n-1, 9)
+        facedown = np.rint(v("facedown")[:, :, 1:n] * CARDS_PER_ROUND)
+        swiss_hidden = np.rint(v("swiss_facedown")[:, :, 1:n] * CARDS_PER_ROUND)  # (k, 3, n-1)
+        gone = v("chars_gone")[:, 1:n]  # (k, n-1, 3): DA, Reporters (1/2 each), Hit Man
+        left = np.rint(CARDS_PER_ROUND * (1 - v("placed")[:, 1:n]))[:, None, :]
+        shown = cards[..., :NUM_BRIBES].sum(axis=1) > 0  # (k, n-1, 6) bribes seen this round
         unseen_money = (~shown) @ VALUES
-        unseen_bribes = (~shown).sum(axis=1).clip(min=1)
-        characters_left = (1 - gone[:, 0]) + 2 * (1 - gone[:, 1]) + (1 - gone[:, 2])
-        unseen_cards = (~shown).sum(axis=1) + characters_left.clip(min=0)
+        unseen_bribes = (~shown).sum(axis=2).clip(min=1)
+        characters_left = (1 - gone[..., 0]) + 2 * (1 - gone[..., 1]) + (1 - gone[..., 2])
+        unseen_cards = (~shown).sum(axis=2) + characters_left.clip(min=0)
         unseen_cards = unseen_cards.clip(min=1)
-        mean = unseen_money / unseen_cards  # a face-down or future card: a bribe or a character
-        square = ((~shown) @ VALUES**2) / unseen_cards
+        # per opponent, broadcast over contracts
+        mean = (unseen_money / unseen_cards)[:, None, :]  # a face-down or future card: a bribe or a character
+        square = (((~shown) @ VALUES**2) / unseen_cards)[:, None, :]
         var = square - mean**2
-        bribe_mean = unseen_money / unseen_bribes
+        bribe_mean = (unseen_money / unseen_bribes)[:, None, :]
         share = np.where(table, value, 0.0)
-        share = share / max(share.sum(), 1.0)  # where future cards go
-        body = info["body"]
-        per_body = np.bincount(body[table], minlength=NUM_BODIES).clip(min=1)
-        swiss_share = np.where(table, 1.0 / per_body[body], 0.0)[:, None] * swiss_hidden[body]  # (24, n-1)
-        mu = (info["vertical"][:, 1:] + facedown * mean + swiss_share * bribe_mean / 2
-              + share[:, None] * left * mean)
+        share = (share / np.maximum(share.sum(axis=1, keepdims=True), 1.0))[:, :, None]  # where future cards go
+        body = read["body"]
+        per_body = (table[:, :, None] & (body[:, :, None] == np.arange(NUM_BODIES))).sum(axis=1).clip(min=1)
+        swiss_share = (np.where(table, 1.0 / per_body[rows, body], 0.0)[:, :, None]
+                       * swiss_hidden[rows, body])  # (k, 24, n-1)
+        mu = (read["vertical"][:, :, 1:] + facedown * mean + swiss_share * bribe_mean / 2
+              + share * left * mean)
         sd2 = (facedown * var + swiss_share * bribe_mean**2 / 4
-               + left * (share[:, None] * square - share[:, None] ** 2 * mean**2))
+               + left * (share * square - share ** 2 * mean**2))
         return mu, np.sqrt(sd2.clip(min=0)) + MIN_SD
 
-    def _worth(self, obs: np.ndarray, info: dict) -> np.ndarray:
-        """worth[c, i]: value(c) * P(I win c with total GRID[i]) on the table's contracts, 0 elsewhere."""
-        mu, sd = self._opponent_totals(obs, info)
+    def _worth(self, observations: np.ndarray, read: dict) -> np.ndarray:
+        """worth[r, c, i]: value(c) * P(I win c with total GRID[i]) on the table's contracts, 0 elsewhere."""
+        mu, sd = self._opponent_totals(observations, read)
         # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total
-        z = (GRID[None, :, None] - STEP - mu[:, None, :]) / sd[:, None, :]
-        win = normal_cdf(z).prod(axis=2)
-        win[:, 0] = 0.0  # nothing bid, nothing won
-        return np.where(info["on_table"], info["value"], 0.0)[:, None] * win
+        z = (GRID[None, None, :, None] - STEP - mu[:, :, None, :]) / sd[:, :, None, :]
+        win = normal_cdf(z).prod(axis=3)
+        win[:, :, 0] = 0.0  # nothing bid, nothing won
+        return np.where(read["on_table"], read["value"], 0.0)[:, :, None] * win
 
-    def _my_totals(self, obs: np.ndarray, info: dict) -> np.ndarray:
+    def _my_totals(self, observations: np.ndarray, read: dict) -> np.ndarray:
         """My total on each contract now: vertical bribes, plus my Swiss bribes at half value on the
         contract under that body where I have most (where the assignment step would likely put them)."""
-        mine = info["known"][:, 0].copy()
-        swiss = self.layout.view(obs, "swiss")[:, 0] @ VALUES / 2
-        for g in np.flatnonzero(swiss):
-            under = np.flatnonzero(info["on_table"] & (info["body"] == g))
-            if under.size:
-                mine[under[np.argmax(mine[under] * 1e4 + info["value"][under])]] += swiss[g]
+        mine = read["known"][:, :, 0].copy()
+        swiss = self._view(observations, "swiss")[:, :, 0] @ VALUES / 2  # (k, 3)
+        for g in range(NUM_BODIES):
+            under = read["on_table"] & (read["body"] == g)
+            rows = np.flatnonzero((swiss[:, g] != 0) & under.any(axis=1))
+            target = np.argmax(np.where(under, mine * 1e4 + read["value"], -np.inf)[rows], axis=1)
+            mine[rows, target] += swiss[rows, g]
         return mine
 
-    def _plan(self, worth: np.ndarray, mine: np.ndarray, bribes: list[int], slots: int,
-              contracts: np.ndarray) -> tuple[float, list[tuple[int, int]]]:
-        """The best split of `bribes` (at most `slots` of them) over `contracts`: (worth gained,
-        [(bribe, contract), ...])."""
-        held = sum(1 << b for b in bribes)
-        usable = (ADDED & ~held) == 0
-        held_ok, added_ok = HELD[usable], ADDED[usable]
-        at = np.rint(mine[contracts] / STEP).astype(np.int64)
-        # gain[k, s]: worth added on contract k by the bribes of subset s
-        idx = np.minimum(at[:, None] + SUBSET_STEPS[None, :], GRID.size - 1)
-        gain = np.take_along_axis(worth[contracts], idx, axis=1) - worth[contracts, at][:, None]
-        best = np.full(NUM_SUBSETS, -np.inf)
-        best[0] = 0.0
-        stages = [best]
-        for k in range(len(contracts)):
-            new = np.full(NUM_SUBSETS, -np.inf)
-            np.maximum.at(new, held_ok | added_ok, best[held_ok] + gain[k, added_ok])
-            best = new
-            stages.append(best)
-        allowed = (SUBSET_SIZE <= slots) & ((np.arange(NUM_SUBSETS) & ~held) == 0)
-        target = int(np.argmax(np.where(allowed, best, -np.inf)))
-        total, plan = float(best[target]), []
-        for k in range(len(contracts) - 1, -1, -1):  # walk the stages back to each contract's subset
-            subs = [s for s in range(NUM_SUBSETS) if s & target == s]
-            s = max(subs, key=lambda s: stages[k][target ^ s] + gain[k, s])
-            plan += [(b, int(contracts[k])) for b in range(NUM_BRIBES) if s >> b & 1]
-            target ^= s
-        return total, plan
+    def _read(self, observations: np.ndarray, action_masks: np.ndarray) -> dict:
+        """The heuristic's read, and for the rows placing a card on a table with contracts: my totals and
+        the plan (its worth, the worth of a plan with one bribe fewer, its largest bribe and contract)."""
+        read = super()._read(observations, action_masks)
+        k = len(observations)
+        read["mine"] = read["known"][:, :, 0].copy()
+        read["plan"] = np.zeros((k, 4))
+        planning = np.flatnonzero(read["placing"] & read["on_table"].any(axis=1))
+        if planning.size:
+            part = {name: a[planning] for name, a in read.items()}
+            obs = observations[planning]
+            mine = self._my_totals(obs, part)
+            slots = CARDS_PER_ROUND - np.rint(self._view(obs, "placed")[:, 0] * CARDS_PER_ROUND).astype(np.int64)
+            held = part["hand"][:, :NUM_BRIBES].astype(np.int64) @ (1 << np.arange(NUM_BRIBES))
+            at = np.rint(mine / STEP).astype(np.int64)
+            gain, fewer, bribe, contract = plan_rows(self._worth(obs, part), at, part["on_table"], held, slots)
+            read["mine"][planning] = mine
+            read["plan"][planning] = np.stack([gain, fewer, bribe, contract], axis=1)
+        return read
 
     def _place(self, info: dict, mask: np.ndarray) -> int | None:
-        obs = info["obs"]
         hand, value = info["hand"], info["value"]
         table = np.flatnonzero(info["on_table"])
         can = lambda kind, c: mask[codec.ACTIONS.encode("play", kind=kind, contract=c)] == 1
         if table.size == 0:
             return None
-        worth = self._worth(obs, info)
-        mine = self._my_totals(obs, info)
+        mine = info["mine"]
         est_opp = info["estimate"][:, 1:].max(axis=1)
         shown = info["cards"][:, 1:]
-        slots = CARDS_PER_ROUND - int(round(self.layout.view(obs, "placed")[0] * CARDS_PER_ROUND))
         bribes = [b for b in range(NUM_BRIBES) if hand[b]]
         by_value = table[np.argsort(-value[table])]
 
@@ -147,8 +136,7 @@ class ExpertAgent(HeuristicAgent):
             for c in by_value:
                 if shown[c, :, DA].sum() > 0 and mine[c] >= est_opp[c] and can(HIT_MAN, c):
                     return codec.ACTIONS.encode("play", kind=HIT_MAN, contract=c)
-        gain, plan = self._plan(worth, mine, bribes, slots, table)
-        fewer, _ = self._plan(worth, mine, bribes, slots - 1, table) if slots > 1 else (0.0, [])
+        gain, fewer, top_bribe, top_contract = info["plan"]
         cost = gain - fewer  # what a character placement costs the plan
 
         reach = max((VALUES[b] for b in bribes), default=0)
@@ -161,11 +149,75 @@ class ExpertAgent(HeuristicAgent):
                 return codec.ACTIONS.encode("play", kind=REPORTER, contract=c)
             if hand[6] and value[c] >= 700 and gap > reach and can(DA, c):
                 return codec.ACTIONS.encode("play", kind=DA, contract=c)
-        if plan:
-            b, c = max(plan, key=lambda bc: (VALUES[bc[0]], value[bc[1]]))
-            if can(b, c):
-                return codec.ACTIONS.encode("play", kind=b, contract=c)
+        if top_bribe >= 0 and can(int(top_bribe), int(top_contract)):
+            # the plan's largest bribe: a face-up card that size warns later bidders off
+            return codec.ACTIONS.encode("play", kind=int(top_bribe), contract=int(top_contract))
         return super()._place(info, mask)
 
-    def _read(self, obs: np.ndarray) -> dict:
-        return {**super()._read(obs), "obs": obs}
+
+@njit(cache=True)
+def plan_rows(worth: np.ndarray, at: np.ndarray, table: np.ndarray, held: np.ndarray, slots: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row, the best split of the bribes in `held` (a bit set), at most `slots` of them, over the
+    table's contracts, by dynamic programming over contracts and subsets of bribes: the worth it gains,
+    the worth gained with at most slots - 1 bribes (0 with one slot), and its largest bribe and that
+    bribe's contract (-1, -1 for an empty plan). Ties go to the lowest subset, as numpy's argmax would."""
+    k = worth.shape[0]
+    gains, fewer = np.zeros(k), np.zeros(k)
+    top_bribe, top_contract = np.full(k, -1), np.full(k, -1)
+    for r in range(k):
+        contracts = np.flatnonzero(table[r])
+        stages, gain = _stages(worth[r], at[r], contracts, held[r])
+        gains[r], plan = _best(stages, gain, held[r], slots[r])
+        if slots[r] > 1:  # the same stages: only the number of bribes allowed differs
+            fewer[r] = _best(stages, gain, held[r], slots[r] - 1)[0]
+        for b in range(NUM_BRIBES - 1, -1, -1):
+            if plan[b] >= 0:
+                top_bribe[r], top_contract[r] = b, contracts[plan[b]]
+                break
+    return gains, fewer, top_bribe, top_contract
+
+
+@njit(cache=True)
+def _stages(worth: np.ndarray, at: np.ndarray, contracts: np.ndarray, held: int) -> tuple[np.ndarray, np.ndarray]:
+    """gain[j, s]: the worth subset s adds on the j-th table contract; stages[0]: the empty plan, and
+    stages[j + 1, s]: the best worth added on the first j + 1 contracts by exactly the bribes of subset s
+    (-inf where s is out of reach)."""
+    m = contracts.size
+    gain = np.empty((m, NUM_SUBSETS))
+    for j in range(m):
+        c = contracts[j]
+        for s in range(NUM_SUBSETS):
+            gain[j, s] = worth[c, min(at[c] + SUBSET_STEPS[s], GRID.size - 1)] - worth[c, at[c]]
+    stages = np.full((m + 1, NUM_SUBSETS), -np.inf)
+    stages[0, 0] = 0.0
+    for j in range(m):
+        for h in range(NUM_SUBSETS):
+            if stages[j, h] == -np.inf:
+                continue
+            for a in range(NUM_SUBSETS):
+                if a & h == 0 and a & ~held == 0 and stages[j, h] + gain[j, a] > stages[j + 1, h | a]:
+                    stages[j + 1, h | a] = stages[j, h] + gain[j, a]
+    return stages, gain
+
+
+@njit(cache=True)
+def _best(stages: np.ndarray, gain: np.ndarray, held: int, slots: int) -> tuple[float, np.ndarray]:
+    """The best plan of at most `slots` bribes: its worth and, per bribe, the index of its contract in
+    the table (-1: not placed), walking the stages back to each contract's subset."""
+    m = gain.shape[0]
+    target, total = 0, stages[m, 0]
+    for s in range(1, NUM_SUBSETS):
+        if SUBSET_SIZE[s] <= slots and s & ~held == 0 and stages[m, s] > total:
+            target, total = s, stages[m, s]
+    plan = np.full(NUM_BRIBES, -1)
+    for j in range(m - 1, -1, -1):
+        chosen, chosen_value = 0, stages[j, target] + gain[j, 0]
+        for s in range(1, NUM_SUBSETS):
+            if s & target == s and stages[j, target ^ s] + gain[j, s] > chosen_value:
+                chosen, chosen_value = s, stages[j, target ^ s] + gain[j, s]
+        for b in range(NUM_BRIBES):
+            if chosen >> b & 1:
+                plan[b] = j
+        target ^= chosen
+    return total, plan

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.agents import first_row, legal_counts, nth_legal
 from . import codec
 from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, REMOVE, SWISS
 from .tables import (
@@ -47,44 +48,64 @@ class HeuristicAgent:
         self.rng = np.random.default_rng(seed)
 
     # --- reading the observation -------------------------------------------------------------------
-    def _read(self, obs: np.ndarray) -> dict:
-        v = lambda name: self.layout.view(obs, name)
-        n = self.n
-        cards = v("cards")[:, :n]  # (24, n, 9), reporters 1/2 each
-        facedown = np.rint(v("facedown")[:, :n] * CARDS_PER_ROUND)
-        assigned = v("assigned")[:, :n]  # (24, n, 6)
-        swiss_hidden = np.rint(v("swiss_facedown")[:, :n] * CARDS_PER_ROUND)  # (3, n)
+    def _view(self, observations: np.ndarray, name: str) -> np.ndarray:
+        """The piece `name` of every row, shaped (k, *its declared shape)."""
+        return observations[:, self.layout[name]].reshape((len(observations), *self.layout.shapes[name]))
+
+    def _read(self, observations: np.ndarray, action_masks: np.ndarray) -> dict:
+        """What the rules read from each row, as arrays with a leading row axis."""
+        v = lambda name: self._view(observations, name)
+        n, k = self.n, len(observations)
+        cards = v("cards")[:, :, :n]  # (k, 24, n, 9), reporters 1/2 each
+        facedown = np.rint(v("facedown")[:, :, :n] * CARDS_PER_ROUND)
+        assigned = v("assigned")[:, :, :n]  # (k, 24, n, 6)
+        swiss_hidden = np.rint(v("swiss_facedown")[:, :, :n] * CARDS_PER_ROUND)  # (k, 3, n)
         where = v("contract_where")
-        on_table = where[:, 1:4].sum(axis=1) > 0
-        body = np.argmax(where[:, 1:4], axis=1)
+        on_table = where[:, :, 1:4].sum(axis=2) > 0
+        body = np.argmax(where[:, :, 1:4], axis=2)
         value = v("contract_value") * MAX_CONTRACT_VALUE
-        vertical = cards[:, :, :NUM_BRIBES] @ VALUES  # (24, n) $k
+        vertical = cards[..., :NUM_BRIBES] @ VALUES  # (k, 24, n) $k
         swiss_value = assigned @ VALUES / 2
         known = vertical + swiss_value
         # a guess at each opponent's hidden money: face-down cards, and Swiss bribes spread over the body
         guess = facedown * HIDDEN_GUESS
-        per_body = np.bincount(body[on_table], minlength=NUM_BODIES).clip(min=1)
+        under = on_table[:, :, None] & (body[:, :, None] == np.arange(NUM_BODIES))  # (k, 24, 3)
+        per_body = under.sum(axis=1).clip(min=1)  # (k, 3)
         for g in range(NUM_BODIES):
-            guess[on_table & (body == g)] += swiss_hidden[g] * HIDDEN_GUESS / 2 / per_body[g]
-        guess[:, 0] = 0  # I know my own cards
+            spread = swiss_hidden[:, g] * HIDDEN_GUESS / 2 / per_body[:, g, None]  # (k, n)
+            guess += np.where(under[:, :, g, None], spread[:, None, :], 0.0)
+        guess[:, :, 0] = 0  # I know my own cards
+        legal = action_masks != 0
+        first, last = np.argmax(legal, axis=1), legal.shape[1] - 1 - np.argmax(legal[:, ::-1], axis=1)
         return {
             "hand": v("my_hand") > 0, "cards": cards, "on_table": on_table, "body": body,
             "value": value, "vertical": vertical, "known": known, "estimate": known + guess,
-            "on_contracts": v("on_contracts")[0] * CARDS_PER_ROUND,
-            "round": int(np.argmax(v("round"))),
-            "decision_contract": int(np.argmax(v("decision_contract"))),
-            "decision_kind": int(np.argmax(v("decision_kind"))),
+            "on_contracts": v("on_contracts")[:, 0] * CARDS_PER_ROUND,
+            "round": np.argmax(v("round"), axis=1),
+            "decision_contract": np.argmax(v("decision_contract"), axis=1),
+            "decision_kind": np.argmax(v("decision_kind"), axis=1),
+            "placing": (first < SWISS) | ((first < ASSIGN) & (last < ASSIGN)), "row": np.arange(k),
         }
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return first_row(self.act_batch(observation[None], np.asarray(action_mask)[None]))
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The rows are read (and the expert's plans made) for all rows at once; each row's rules then
+        run in row order, so the few random draws are made in row order."""
+        counts = legal_counts(action_masks, "HeuristicAgent")
+        actions = nth_legal(action_masks, np.zeros(len(counts), np.int64))
+        deciding = np.flatnonzero(counts > 1)
+        if deciding.size:
+            read = self._read(observations[deciding], action_masks[deciding])
+            for r, info in zip(deciding, _rows(read)):
+                actions[r] = self._decide(info, action_masks[r])
+        return actions
+
+    def _decide(self, info: dict, action_mask: np.ndarray) -> int:
         legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("HeuristicAgent was asked to act with an all-zero action mask")
-        if legal.size == 1:
-            return int(legal[0])
-        info = self._read(observation)
         first = legal[0]
-        if first < SWISS or (first < ASSIGN and legal[-1] < ASSIGN):
+        if info["placing"]:
             action = self._place(info, action_mask)
         elif first < codec.KILL:
             action = self._assign(info, legal)
@@ -187,3 +208,9 @@ class HeuristicAgent:
         if DECLINE in legal and (best is None or (best - REMOVE) // NUM_BRIBES == 0):
             return DECLINE
         return best
+
+
+def _rows(read: dict) -> list[dict]:
+    """One dict per row of a batched read; whole numbers become Python ints."""
+    columns = {name: a.tolist() if a.ndim == 1 and a.dtype.kind in "ib" else a for name, a in read.items()}
+    return [{name: a[r] for name, a in columns.items()} for r in range(len(read["row"]))]
