@@ -81,11 +81,14 @@ class ExpertAgent(HeuristicAgent):
     def _worth(self, observations: np.ndarray, read: dict) -> np.ndarray:
         """worth[r, c, i]: value(c) * P(I win c with total GRID[i]) on the table's contracts, 0 elsewhere."""
         mu, sd = self._opponent_totals(observations, read)
+        table = np.nonzero(read["on_table"])  # only these are planned over: the grid is costly
+        mu, sd = mu[table][:, None, :], sd[table][:, None, :]
         # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total
-        z = (GRID[None, None, :, None] - STEP - mu[:, :, None, :]) / sd[:, :, None, :]
-        win = normal_cdf(z).prod(axis=3)
-        win[:, :, 0] = 0.0  # nothing bid, nothing won
-        return np.where(read["on_table"], read["value"], 0.0)[:, :, None] * win
+        win = normal_cdf((GRID[None, :, None] - STEP - mu) / sd).prod(axis=2)
+        win[:, 0] = 0.0  # nothing bid, nothing won
+        worth = np.zeros((*read["on_table"].shape, GRID.size))
+        worth[table] = read["value"][table][:, None] * win
+        return worth
 
     def _my_totals(self, observations: np.ndarray, read: dict) -> np.ndarray:
         """My total on each contract now: vertical bribes, plus my Swiss bribes at half value on the
@@ -126,15 +129,14 @@ class ExpertAgent(HeuristicAgent):
         if table.size == 0:
             return None
         mine = info["mine"]
-        est_opp = info["estimate"][:, 1:].max(axis=1)
-        shown = info["cards"][:, 1:]
+        est_opp = info["best_opp"]
         bribes = [b for b in range(NUM_BRIBES) if hand[b]]
         by_value = table[np.argsort(-value[table])]
 
         # Hit Man against a visible opponent DA where I lead (the heuristic's rule)
         if hand[9]:
             for c in by_value:
-                if shown[c, :, DA].sum() > 0 and mine[c] >= est_opp[c] and can(HIT_MAN, c):
+                if info["da_shown"][c] and mine[c] >= est_opp[c] and can(HIT_MAN, c):
                     return codec.ACTIONS.encode("play", kind=HIT_MAN, contract=c)
         gain, fewer, top_bribe, top_contract = info["plan"]
         cost = gain - fewer  # what a character placement costs the plan
@@ -144,8 +146,7 @@ class ExpertAgent(HeuristicAgent):
             if cost >= CHARACTER_COST * value[c]:
                 break
             gap = est_opp[c] - mine[c]
-            top = max((VALUES[b] for b in range(NUM_BRIBES) if shown[c, :, b].max() > 0), default=0)
-            if (hand[7] or hand[8]) and value[c] >= 500 and 0 < gap <= top and mine[c] > 0 and can(REPORTER, c):
+            if (hand[7] or hand[8]) and value[c] >= 500 and 0 < gap <= info["top_shown"][c] and mine[c] > 0 and can(REPORTER, c):
                 return codec.ACTIONS.encode("play", kind=REPORTER, contract=c)
             if hand[6] and value[c] >= 700 and gap > reach and can(DA, c):
                 return codec.ACTIONS.encode("play", kind=DA, contract=c)

@@ -75,11 +75,16 @@ class HeuristicAgent:
             spread = swiss_hidden[:, g] * HIDDEN_GUESS / 2 / per_body[:, g, None]  # (k, n)
             guess += np.where(under[:, :, g, None], spread[:, None, :], 0.0)
         guess[:, :, 0] = 0  # I know my own cards
+        estimate = known + guess
+        shown = cards[:, :, 1:]  # opponents' face-up cards
         legal = action_masks != 0
         first, last = np.argmax(legal, axis=1), legal.shape[1] - 1 - np.argmax(legal[:, ::-1], axis=1)
         return {
             "hand": v("my_hand") > 0, "cards": cards, "on_table": on_table, "body": body,
-            "value": value, "vertical": vertical, "known": known, "estimate": known + guess,
+            "value": value, "vertical": vertical, "known": known, "estimate": estimate,
+            "best_opp": estimate[:, :, 1:].max(axis=2), "da_shown": shown[..., DA].sum(axis=2) > 0,
+            # the largest face-up bribe of an opponent on each contract ($k, 0 if none)
+            "top_shown": np.where(shown[..., :NUM_BRIBES].max(axis=2) > 0, VALUES, 0.0).max(axis=2),
             "on_contracts": v("on_contracts")[:, 0] * CARDS_PER_ROUND,
             "round": np.argmax(v("round"), axis=1),
             "decision_contract": np.argmax(v("decision_contract"), axis=1),
@@ -121,13 +126,12 @@ class HeuristicAgent:
         can = lambda kind, c: mask[codec.ACTIONS.encode("play", kind=kind, contract=c)] == 1
         table = np.flatnonzero(info["on_table"])
         mine = est[:, 0]
-        best_opp = est[:, 1:].max(axis=1)
-        shown = info["cards"][:, 1:]  # opponents' face-up cards
+        best_opp = info["best_opp"]
 
         # 1. Hit Man against a visible opponent DA where I lead
         if hand[9]:
             for c in table[np.argsort(-value[table])]:
-                if shown[c, :, DA].sum() > 0 and mine[c] >= best_opp[c] and can(HIT_MAN, c):
+                if info["da_shown"][c] and mine[c] >= best_opp[c] and can(HIT_MAN, c):
                     return codec.ACTIONS.encode("play", kind=HIT_MAN, contract=c)
 
         bribes = [b for b in range(NUM_BRIBES) if hand[b]]
@@ -152,8 +156,7 @@ class HeuristicAgent:
         if hand[7] or hand[8]:
             for c in table[np.argsort(-value[table])]:
                 gap = best_opp[c] - mine[c]
-                top = max((VALUES[b] for b in range(NUM_BRIBES) if shown[c, :, b].max() > 0), default=0)
-                if value[c] >= 500 and 0 < gap <= top and mine[c] > 0 and can(REPORTER, c):
+                if value[c] >= 500 and 0 < gap <= info["top_shown"][c] and mine[c] > 0 and can(REPORTER, c):
                     return codec.ACTIONS.encode("play", kind=REPORTER, contract=c)
         # 4. DA where an opponent leads beyond my reach
         if hand[6]:
