@@ -31,8 +31,9 @@ def legal_counts(action_masks: np.ndarray, bot: str) -> np.ndarray:
 
 def nth_legal(action_masks: np.ndarray, picks: np.ndarray) -> np.ndarray:
     """Per row, the index of its picks[r]-th legal action (0-based, in action order)."""
-    seen = np.cumsum(action_masks != 0, axis=1)
-    return np.argmax(seen > np.asarray(picks)[:, None], axis=1).astype(np.int64)
+    _, actions = np.nonzero(action_masks)  # row by row, in action order
+    counts = np.count_nonzero(action_masks, axis=1)
+    return actions[np.cumsum(counts) - counts + picks].astype(np.int64)
 
 
 def first_row(actions: np.ndarray) -> int:

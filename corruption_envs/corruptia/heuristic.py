@@ -21,9 +21,10 @@ from typing import Any
 import numpy as np
 
 from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, PASS_ACTION, VOTE0, WORKER0
+from ..core.agents import first_row, legal_counts, nth_legal
 from .observer import (
-    CRONIES_SCALE, OFFICIALS_SCALE, S_COL, S_CRONIES, S_DEPT, S_INTERVIEW, S_OFFICIALS, S_PRESENT,
-    S_PROPOSED, S_ROW, TOKENS_SCALE, cell_at,
+    COL_SPAN, CRONIES_SCALE, OFFICIALS_SCALE, ROW_MIN, ROW_SPAN, COL_MIN, S_COL, S_CRONIES, S_DEPT, S_INTERVIEW,
+    S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, TOKENS_SCALE,
 )
 from .scoring import department_values
 from .state import BILL, CELL, DISCARD, NEGOTIATE, NO, SWAP_GIVE, SWAP_TAKE, VOTE, WORKER, YES
@@ -32,6 +33,7 @@ from .tables import (
 )
 
 P = MAX_PLAYERS
+DEPT_OF_CARD = np.eye(NUM_DEPTS, dtype=np.int64)[list(DEPT)]  # (cards, departments) one-hot
 VOTE_WEIGHT = 0.5  # my vote decides the outcome only sometimes
 BLACKMAIL_STAKE = 3  # points at stake before a blackmail card is worth spending
 
@@ -48,19 +50,37 @@ class Cells(dict):
         return self.default
 
 
-class Table:
-    """The table as read back from an observation."""
+class Slots:
+    """The bill slots and the proposal of every row, parsed at once (a row's Table is built from them)."""
 
-    def __init__(self, agent: "HeuristicAgent", obs: np.ndarray) -> None:
-        lay = agent.layout
-        slots = lay.view(obs, "bills")
-        rows = slots[slots[:, S_PRESENT] > 0]
-        cells = [agent.cell_index[cell_at(r, c)] for r, c in rows[:, [S_ROW, S_COL]].tolist()]
-        proposed = rows[:, S_PROPOSED] > 0
-        officials = np.rint(rows[:, S_OFFICIALS] * OFFICIALS_SCALE).astype(int).tolist()
-        cronies = np.rint(rows[:, S_CRONIES] * CRONIES_SCALE).astype(int).tolist()
-        interview = np.rint(rows[:, S_INTERVIEW] * WORKERS_PER_BILL).astype(int).tolist()
-        depts = rows[:, S_DEPT:S_DEPT + NUM_DEPTS].argmax(axis=1).tolist()
+    def __init__(self, agent: "HeuristicAgent", observations: np.ndarray) -> None:
+        lay, k = agent.layout, len(observations)
+        slots = observations[:, lay["bills"]].reshape((k, *lay.shapes["bills"]))
+        self.present = slots[:, :, S_PRESENT] > 0
+        rows = np.rint(slots[:, :, S_ROW] * ROW_SPAN).astype(np.int64)
+        cols = np.rint(slots[:, :, S_COL] * COL_SPAN).astype(np.int64)
+        self.cells = agent.cell_lookup[rows, cols]  # ROW_MIN + rows, COL_MIN + cols: cell_at's (row, col)
+        self.proposed = slots[:, :, S_PROPOSED] > 0
+        self.officials = np.rint(slots[:, :, S_OFFICIALS] * OFFICIALS_SCALE).astype(int)
+        self.cronies = np.rint(slots[:, :, S_CRONIES] * CRONIES_SCALE).astype(int)
+        self.interview = np.rint(slots[:, :, S_INTERVIEW] * WORKERS_PER_BILL).astype(int)
+        self.depts = slots[:, :, S_DEPT:S_DEPT + NUM_DEPTS].argmax(axis=2)
+        prop = observations[:, lay["proposal"]]
+        self.bill_dept = np.where(prop[:, :NUM_DEPTS].any(axis=1), prop[:, :NUM_DEPTS].argmax(axis=1), -1).tolist()
+        self.pending_cronies = np.rint(prop[:, 14] * 3).astype(int).tolist()
+
+
+class Table:
+    """The table as read back from an observation (row `r` of the parsed slots)."""
+
+    def __init__(self, agent: "HeuristicAgent", slots: Slots, r: int) -> None:
+        present = slots.present[r]
+        cells = slots.cells[r, present].tolist()
+        proposed = slots.proposed[r, present].tolist()
+        officials = slots.officials[r, present].tolist()
+        cronies = slots.cronies[r, present].tolist()
+        interview = slots.interview[r, present].tolist()
+        depts = slots.depts[r, present].tolist()
         self.proposed = -1
         self.card, self.officials, self.cronies = Cells(-1), Cells(0), Cells(0)
         self.interview = {}
@@ -77,9 +97,8 @@ class Table:
                 self.interview[i] = interview[k]
         self.occupied = sorted(occupied)
         self.neighbours = agent.neighbours
-        prop = lay.view(obs, "proposal")
-        self.bill_dept = int(prop[:NUM_DEPTS].argmax()) if prop[:NUM_DEPTS].any() else -1
-        self.pending_cronies = int(round(prop[14] * 3))
+        self.bill_dept = slots.bill_dept[r]
+        self.pending_cronies = slots.pending_cronies[r]
 
     def values(self, extra: dict | None = None) -> list[int]:
         """Department values, optionally with {cell: (dept, workers, {source cell: officials moved})}
@@ -107,41 +126,49 @@ class HeuristicAgent:
         self.n = env.config["num_players"]
         grid = env.rules.grid
         self.neighbours = grid.neighbours
-        self.cell_index = grid.index  # (row, col) -> cell, to read the bill slots back
+        # (row - ROW_MIN, col - COL_MIN) -> cell (-1 off this count's grid), to read the bill slots back
+        self.cell_lookup = np.full((ROW_SPAN + 1, COL_SPAN + 1), -1)
+        for (row, col), cell in grid.index.items():
+            self.cell_lookup[row - ROW_MIN, col - COL_MIN] = cell
         self.rng = np.random.default_rng(seed)
 
     # --- reading ---------------------------------------------------------------------------------
-    def _hand(self, obs: np.ndarray) -> list[int]:
-        return np.flatnonzero(obs[self.layout["my_hand"]]).tolist()
-
-    def _counts(self, hand: list[int]) -> list[int]:
-        counts = [0] * NUM_DEPTS
-        for c in hand:
-            counts[DEPT[c]] += 1
-        return counts
-
     def _gain(self, counts: list[int], before: list[int], after: list[int]) -> int:
         return sum(c * (a - b) for c, a, b in zip(counts, after, before))
 
     # --- acting ------------------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        obs = observation
+        return first_row(self.act_batch(observation[None], np.asarray(action_mask)[None]))
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """Phases, hands and bill slots are read for all rows at once; each row's rules then run in row
+        order, so their tie-breaking draws are the row-by-row draws."""
+        counts = legal_counts(action_masks, "HeuristicAgent")
+        actions = nth_legal(action_masks, np.zeros(len(counts), np.int64))
+        deciding = np.flatnonzero(counts > 1)
+        if deciding.size:
+            obs = observations[deciding]
+            phases = obs[:, self.layout["phase"]].argmax(axis=1).tolist()
+            dept_counts = ((obs[:, self.layout["my_hand"]] != 0) @ DEPT_OF_CARD).tolist()
+            slots = Slots(self, obs)
+            for j, r in enumerate(deciding):
+                table = Table(self, slots, j) if phases[j] in (CELL, WORKER, NEGOTIATE, VOTE) else None
+                actions[r] = self._decide(phases[j], obs[j], action_masks[r], dept_counts[j], table)
+        return actions
+
+    def _decide(self, phase: int, obs: np.ndarray, action_mask: np.ndarray, counts: list[int],
+                table: Table | None) -> int:
         legal = np.flatnonzero(action_mask)
-        if legal.size == 1:
-            return int(legal[0])
-        phase = int(obs[self.layout["phase"]].argmax())
-        hand = self._hand(obs)
-        counts = self._counts(hand)
         if phase == BILL:
             return self._choose_bill(legal, counts)
         if phase == CELL:
-            return self._choose_cell(obs, legal, counts)
+            return self._choose_cell(table, legal, counts)
         if phase == WORKER:
-            return self._choose_worker(obs, legal, counts)
+            return self._choose_worker(table, legal, counts)
         if phase == NEGOTIATE:
-            return self._negotiate(obs, action_mask, counts)
+            return self._negotiate(obs, table, action_mask, counts)
         if phase == VOTE:
-            return self._vote(obs, action_mask, counts)
+            return self._vote(obs, table, action_mask, counts)
         if phase in (SWAP_GIVE, SWAP_TAKE, DISCARD):
             values = [round(v * 200) for v in obs[self.layout["department_values"]]]
 
@@ -168,8 +195,7 @@ class HeuristicAgent:
             return counts[DEPT[c]] - 1 + self.rng.random() * 0.5
         return int(max(legal.tolist(), key=score))
 
-    def _choose_cell(self, obs: np.ndarray, legal: np.ndarray, counts: list[int]) -> int:
-        table = Table(self, obs)
+    def _choose_cell(self, table: Table, legal: np.ndarray, counts: list[int]) -> int:
         before = table.values()
         d = table.bill_dept
         best, best_score = int(legal[0]), -1e9
@@ -183,8 +209,7 @@ class HeuristicAgent:
                 best, best_score = a, score
         return best
 
-    def _choose_worker(self, obs: np.ndarray, legal: np.ndarray, counts: list[int]) -> int:
-        table = Table(self, obs)
+    def _choose_worker(self, table: Table, legal: np.ndarray, counts: list[int]) -> int:
         before = table.values()
         cell = table.proposed
         best, best_cost = int(legal[0]), 1e9
@@ -203,10 +228,9 @@ class HeuristicAgent:
                 best, best_cost = a, cost
         return best
 
-    def _stake(self, obs: np.ndarray, counts: list[int]) -> float:
+    def _stake(self, table: Table, counts: list[int]) -> float:
         """Points my hand gains if the proposal is approved: the new bill with its officials and
         Cronies, minus what the officials' old bills lose."""
-        table = Table(self, obs)
         if table.proposed < 0:
             return 0.0
         before = table.values()
@@ -214,8 +238,8 @@ class HeuristicAgent:
         after = table.values({table.proposed: (table.bill_dept, workers, dict(table.interview))})
         return float(self._gain(counts, before, after))
 
-    def _negotiate(self, obs: np.ndarray, mask: np.ndarray, counts: list[int]) -> int:
-        stake = self._stake(obs, counts)
+    def _negotiate(self, obs: np.ndarray, table: Table, mask: np.ndarray, counts: list[int]) -> int:
+        stake = self._stake(table, counts)
         if abs(stake) < BLACKMAIL_STAKE:
             return PASS_ACTION
         want = YES if stake > 0 else NO
@@ -233,11 +257,10 @@ class HeuristicAgent:
                 best, best_score = a, score
         return best
 
-    def _vote(self, obs: np.ndarray, mask: np.ndarray, counts: list[int]) -> int:
+    def _vote(self, obs: np.ndarray, table: Table, mask: np.ndarray, counts: list[int]) -> int:
         lay = self.layout
         die = int(obs[lay["die"]].argmax())
-        table = Table(self, obs)
-        value = [VOTE_WEIGHT * self._stake(obs, counts), 0.0]
+        value = [VOTE_WEIGHT * self._stake(table, counts), 0.0]
         if die == table.bill_dept:
             value[YES] += TOKEN_POINTS
         if die == REVOLUTION:
