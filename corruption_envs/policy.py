@@ -109,11 +109,11 @@ class NumpyPolicy:
         x = np.asarray(observation, np.float32)
         relu = self.activation == "relu"
         for i, (w, b) in enumerate(self.layers):
-            if i == 0 and x.ndim == 1:
-                # observations are mostly one-hot zeros: reading only the rows of the nonzero inputs
-                # is up to 15x faster than the dense product on wide observations
-                nz = np.flatnonzero(x)
-                x = x[nz] @ w[nz] if 4 * nz.size < x.size else x @ w
+            if i == 0:
+                # observations are mostly one-hot zeros: reading only the rows of the inputs nonzero in
+                # some row is up to 15x faster than the dense product on wide observations
+                nz = np.flatnonzero(x if x.ndim == 1 else x.any(axis=0))
+                x = x[..., nz] @ w[nz] if 4 * nz.size < x.shape[-1] else x @ w
             else:
                 x = x @ w
             x += b
