@@ -23,14 +23,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import codec
-from .heuristic import HeuristicAgent, VALUES
+from .heuristic import PLAY_ACTION, VALUES, HeuristicAgent, heuristic_place
 from .tables import CARDS_PER_ROUND, DA, HIT_MAN, NUM_BODIES, NUM_BRIBES, REPORTER
 
 STEP = 0.5  # $k resolution of contract totals (a Swiss bribe counts half)
 GRID = np.arange(0, 2 * VALUES.sum() + 1) * STEP  # my possible totals on one contract
 MIN_SD = 0.3  # $k: a total known exactly still gets a little spread (keeps the probabilities smooth)
 CHARACTER_COST = 0.3  # play a character only when a bribe fewer costs less than this share of its contract
+PLAN_BLOCK = 64  # rows planned at once: their worth grids stay in cache
 NUM_SUBSETS = 1 << NUM_BRIBES
 SUBSET_SIZE = np.array([bin(m).count("1") for m in range(NUM_SUBSETS)])
 SUBSET_STEPS = np.array([round(sum(VALUES[b] for b in range(NUM_BRIBES) if m >> b & 1) / STEP)
@@ -78,17 +78,21 @@ class ExpertAgent(HeuristicAgent):
                + left * (share * square - share ** 2 * mean**2))
         return mu, np.sqrt(sd2.clip(min=0)) + MIN_SD
 
-    def _worth(self, observations: np.ndarray, read: dict) -> np.ndarray:
-        """worth[r, c, i]: value(c) * P(I win c with total GRID[i]) on the table's contracts, 0 elsewhere."""
+    def _worth(self, observations: np.ndarray, read: dict) -> tuple[np.ndarray, np.ndarray]:
+        """worth[j, i]: value(c) * P(I win c with total GRID[i]) for the j-th (row, contract) on the table
+        (only these are planned over: the grid is costly), and at[r, c]: that j (-1 off the table)."""
         mu, sd = self._opponent_totals(observations, read)
-        table = np.nonzero(read["on_table"])  # only these are planned over: the grid is costly
-        mu, sd = mu[table][:, None, :], sd[table][:, None, :]
+        table = np.nonzero(read["on_table"])
+        at = np.full(read["on_table"].shape, -1)
+        at[table] = np.arange(table[0].size)
+        mu, sd = mu[table][:, :, None], sd[table][:, :, None]  # (j, opponent, grid)
         # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total
-        win = normal_cdf((GRID[None, :, None] - STEP - mu) / sd).prod(axis=2)
+        cdf = normal_cdf((GRID - STEP - mu) / sd)
+        win = cdf[:, 0].copy()
+        for opponent in range(1, cdf.shape[1]):  # the product in opponent order, as prod(axis) makes it
+            win *= cdf[:, opponent]
         win[:, 0] = 0.0  # nothing bid, nothing won
-        worth = np.zeros((*read["on_table"].shape, GRID.size))
-        worth[table] = read["value"][table][:, None] * win
-        return worth
+        return read["value"][table][:, None] * win, at
 
     def _my_totals(self, observations: np.ndarray, read: dict) -> np.ndarray:
         """My total on each contract now: vertical bribes, plus my Swiss bribes at half value on the
@@ -110,65 +114,87 @@ class ExpertAgent(HeuristicAgent):
         read["mine"] = read["known"][:, :, 0].copy()
         read["plan"] = np.zeros((k, 4))
         planning = np.flatnonzero(read["placing"] & read["on_table"].any(axis=1))
-        if planning.size:
-            part = {name: a[planning] for name, a in read.items()}
-            obs = observations[planning]
+        for start in range(0, planning.size, PLAN_BLOCK):
+            block = planning[start:start + PLAN_BLOCK]
+            part = {name: a[block] for name, a in read.items()}
+            obs = observations[block]
             mine = self._my_totals(obs, part)
             slots = CARDS_PER_ROUND - np.rint(self._view(obs, "placed")[:, 0] * CARDS_PER_ROUND).astype(np.int64)
             held = part["hand"][:, :NUM_BRIBES].astype(np.int64) @ (1 << np.arange(NUM_BRIBES))
-            at = np.rint(mine / STEP).astype(np.int64)
-            gain, fewer, bribe, contract = plan_rows(self._worth(obs, part), at, part["on_table"], held, slots)
-            read["mine"][planning] = mine
-            read["plan"][planning] = np.stack([gain, fewer, bribe, contract], axis=1)
+            gain, fewer, bribe, contract = plan_rows(*self._worth(obs, part), np.rint(mine / STEP).astype(np.int64),
+                                                     part["on_table"], held, slots)
+            read["mine"][block] = mine
+            read["plan"][block] = np.stack([gain, fewer, bribe, contract], axis=1)
         return read
 
-    def _place(self, info: dict, mask: np.ndarray) -> int | None:
-        hand, value = info["hand"], info["value"]
-        table = np.flatnonzero(info["on_table"])
-        can = lambda kind, c: mask[codec.ACTIONS.encode("play", kind=kind, contract=c)] == 1
-        if table.size == 0:
-            return None
-        mine = info["mine"]
-        est_opp = info["best_opp"]
-        bribes = [b for b in range(NUM_BRIBES) if hand[b]]
-        by_value = table[np.argsort(-value[table])]
-
-        # Hit Man against a visible opponent DA where I lead (the heuristic's rule)
-        if hand[9]:
-            for c in by_value:
-                if info["da_shown"][c] and mine[c] >= est_opp[c] and can(HIT_MAN, c):
-                    return codec.ACTIONS.encode("play", kind=HIT_MAN, contract=c)
-        gain, fewer, top_bribe, top_contract = info["plan"]
-        cost = gain - fewer  # what a character placement costs the plan
-
-        reach = max((VALUES[b] for b in bribes), default=0)
-        for c in by_value:
-            if cost >= CHARACTER_COST * value[c]:
-                break
-            gap = est_opp[c] - mine[c]
-            if (hand[7] or hand[8]) and value[c] >= 500 and 0 < gap <= info["top_shown"][c] and mine[c] > 0 and can(REPORTER, c):
-                return codec.ACTIONS.encode("play", kind=REPORTER, contract=c)
-            if hand[6] and value[c] >= 700 and gap > reach and can(DA, c):
-                return codec.ACTIONS.encode("play", kind=DA, contract=c)
-        if top_bribe >= 0 and can(int(top_bribe), int(top_contract)):
-            # the plan's largest bribe: a face-up card that size warns later bidders off
-            return codec.ACTIONS.encode("play", kind=int(top_bribe), contract=int(top_contract))
-        return super()._place(info, mask)
+    def _place(self, read: dict, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return expert_place_rows(*self._place_inputs(read, masks), read["mine"], read["plan"])
 
 
 @njit(cache=True)
-def plan_rows(worth: np.ndarray, at: np.ndarray, table: np.ndarray, held: np.ndarray, slots: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def expert_place_rows(placing, hand, value, estimated, best_opp, da_shown, top_shown, by_value, on_table, body,
+                      faceup_next, masks, mine, plan) -> tuple[np.ndarray, np.ndarray]:
+    """expert_place for each row placing a card (the heuristic's place_rows, with my totals and plans)."""
+    chosen, dump = np.full(len(placing), -1), np.full(len(placing), -1)
+    for r in range(len(placing)):
+        if placing[r]:
+            chosen[r], dump[r] = expert_place(hand[r], value[r], estimated[r], best_opp[r], da_shown[r], top_shown[r],
+                                              by_value[r], on_table[r], body[r], faceup_next[r], masks[r], mine[r],
+                                              plan[r])
+    return chosen, dump
+
+
+@njit(cache=True)
+def expert_place(hand, value, estimated, best_opp, da_shown, top_shown, by_value, on_table, body, faceup_next, mask,
+                 mine, plan) -> tuple[int, int]:
+    """The module's steps 4-5 for one row, then the heuristic's rules (as heuristic_place returns);
+    `mine`: my totals, `plan`: (its worth, the worth with a bribe fewer, its largest bribe, its contract)."""
+    if not on_table.any():
+        return -1, -1
+    # Hit Man against a visible opponent DA where I lead (the heuristic's rule)
+    if hand[9]:
+        for c in by_value:
+            if c < 0:
+                break
+            if da_shown[c] and mine[c] >= best_opp[c] and mask[PLAY_ACTION[HIT_MAN, c]] == 1:
+                return PLAY_ACTION[HIT_MAN, c], -1
+    cost = plan[0] - plan[1]  # what a character placement costs the plan
+    reach = 0.0
+    for b in range(NUM_BRIBES):
+        if hand[b]:
+            reach = VALUES[b]
+    for c in by_value:
+        # the share in float32, as numpy multiplies a Python float by a float32 value
+        if c < 0 or cost >= np.float32(CHARACTER_COST) * value[c]:
+            break
+        gap = best_opp[c] - mine[c]
+        if ((hand[7] or hand[8]) and value[c] >= 500 and 0 < gap <= top_shown[c] and mine[c] > 0
+                and mask[PLAY_ACTION[REPORTER, c]] == 1):
+            return PLAY_ACTION[REPORTER, c], -1
+        if hand[6] and value[c] >= 700 and gap > reach and mask[PLAY_ACTION[DA, c]] == 1:
+            return PLAY_ACTION[DA, c], -1
+    bribe, contract = int(plan[2]), int(plan[3])
+    if bribe >= 0 and mask[PLAY_ACTION[bribe, contract]] == 1:
+        # the plan's largest bribe: a face-up card that size warns later bidders off
+        return PLAY_ACTION[bribe, contract], -1
+    return heuristic_place(hand, value, estimated, best_opp, da_shown, top_shown, by_value, on_table, body,
+                           faceup_next, mask)
+
+
+@njit(cache=True)
+def plan_rows(worth: np.ndarray, where: np.ndarray, at: np.ndarray, table: np.ndarray, held: np.ndarray,
+              slots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per row, the best split of the bribes in `held` (a bit set), at most `slots` of them, over the
-    table's contracts, by dynamic programming over contracts and subsets of bribes: the worth it gains,
+    table's contracts (contract c's worth grid is worth[where[r, c]], my total on it GRID[at[r, c]]), by
+    dynamic programming over contracts and subsets of bribes: the worth it gains,
     the worth gained with at most slots - 1 bribes (0 with one slot), and its largest bribe and that
     bribe's contract (-1, -1 for an empty plan). Ties go to the lowest subset, as numpy's argmax would."""
-    k = worth.shape[0]
+    k = table.shape[0]
     gains, fewer = np.zeros(k), np.zeros(k)
     top_bribe, top_contract = np.full(k, -1), np.full(k, -1)
     for r in range(k):
         contracts = np.flatnonzero(table[r])
-        stages, gain = _stages(worth[r], at[r], contracts, held[r])
+        stages, gain = _stages(worth, where[r], at[r], contracts, held[r])
         gains[r], plan = _best(stages, gain, held[r], slots[r])
         if slots[r] > 1:  # the same stages: only the number of bribes allowed differs
             fewer[r] = _best(stages, gain, held[r], slots[r] - 1)[0]
@@ -180,7 +206,8 @@ def plan_rows(worth: np.ndarray, at: np.ndarray, table: np.ndarray, held: np.nda
 
 
 @njit(cache=True)
-def _stages(worth: np.ndarray, at: np.ndarray, contracts: np.ndarray, held: int) -> tuple[np.ndarray, np.ndarray]:
+def _stages(worth: np.ndarray, where: np.ndarray, at: np.ndarray, contracts: np.ndarray, held: int
+            ) -> tuple[np.ndarray, np.ndarray]:
     """gain[j, s]: the worth subset s adds on the j-th table contract; stages[0]: the empty plan, and
     stages[j + 1, s]: the best worth added on the first j + 1 contracts by exactly the bribes of subset s
     (-inf where s is out of reach)."""
@@ -189,7 +216,8 @@ def _stages(worth: np.ndarray, at: np.ndarray, contracts: np.ndarray, held: int)
     for j in range(m):
         c = contracts[j]
         for s in range(NUM_SUBSETS):
-            gain[j, s] = worth[c, min(at[c] + SUBSET_STEPS[s], GRID.size - 1)] - worth[c, at[c]]
+            grid = worth[where[c]]
+            gain[j, s] = grid[min(at[c] + SUBSET_STEPS[s], GRID.size - 1)] - grid[at[c]]
     stages = np.full((m + 1, NUM_SUBSETS), -np.inf)
     stages[0, 0] = 0.0
     for j in range(m):

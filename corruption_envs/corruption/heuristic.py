@@ -19,6 +19,7 @@ Strategy guide, in the order it is applied:
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from ..core.agents import first_row, legal_counts, nth_legal
 from . import codec
@@ -31,10 +32,16 @@ from .tables import (
     MAX_CONTRACT_VALUE,
     NUM_BODIES,
     NUM_BRIBES,
+    NUM_CONTRACTS,
+    NUM_KINDS,
     REPORTER,
 )
 
 VALUES = np.array(BRIBE_VALUES, np.float64)
+PLAY_ACTION = np.array([[codec.ACTIONS.encode("play", kind=k, contract=c) for c in range(NUM_CONTRACTS)]
+                        for k in range(NUM_KINDS)])
+SWISS_ACTION = np.array([[codec.ACTIONS.encode("swiss", bribe=b, body=g) for g in range(NUM_BODIES)]
+                         for b in range(NUM_BRIBES)])
 HIDDEN_GUESS = 4.0  # $k a face-down card of an opponent is guessed to be worth
 
 
@@ -96,85 +103,51 @@ class HeuristicAgent:
         return first_row(self.act_batch(observation[None], np.asarray(action_mask)[None]))
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """The rows are read (and the expert's plans made) for all rows at once; each row's rules then
-        run in row order, so the few random draws are made in row order."""
+        """The rows are read for all rows at once and the placements chosen by one kernel; the rare Phase
+        III rows run the rules one by one; the only random draws (a Swiss account's body for a dumped
+        bribe, or any legal card) are then made in one call in row order, as row by row."""
         counts = legal_counts(action_masks, "HeuristicAgent")
         actions = nth_legal(action_masks, np.zeros(len(counts), np.int64))
         deciding = np.flatnonzero(counts > 1)
-        if deciding.size:
-            read = self._read(observations[deciding], action_masks[deciding])
-            for r, info in zip(deciding, _rows(read)):
-                actions[r] = self._decide(info, action_masks[r])
+        if deciding.size == 0:
+            return actions
+        masks = action_masks[deciding]
+        read = self._read(observations[deciding], masks)
+        chosen, dump = self._place(read, masks)
+        later = np.flatnonzero(~read["placing"])
+        if later.size:
+            for j, info in zip(later, _rows({name: a[later] for name, a in read.items()})):
+                chosen[j] = self._phase_three(info, masks[j])
+        drawing = np.flatnonzero(chosen < 0)
+        picks = self.rng.integers(np.where(dump[drawing] >= 0, NUM_BODIES, counts[deciding][drawing]))
+        dumped = dump[drawing] >= 0
+        chosen[drawing[dumped]] = SWISS_ACTION[dump[drawing[dumped]], picks[dumped]]
+        chosen[drawing[~dumped]] = nth_legal(masks[drawing[~dumped]], picks[~dumped])
+        actions[deciding] = chosen
         return actions
 
-    def _decide(self, info: dict, action_mask: np.ndarray) -> int:
+    def _phase_three(self, info: dict, action_mask: np.ndarray) -> int:
+        """A Swiss assignment, a Hit Man's victim or a Reporter's removal (-1: any legal action)."""
         legal = np.flatnonzero(action_mask)
         first = legal[0]
-        if info["placing"]:
-            action = self._place(info, action_mask)
-        elif first < codec.KILL:
+        if first < codec.KILL:
             action = self._assign(info, legal)
         elif first < REMOVE:
             action = self._kill(info, legal)
         else:
             action = self._report(info, legal)
-        return int(action) if action is not None else int(legal[self.rng.integers(legal.size)])
+        return -1 if action is None else int(action)
 
     # --- Phase II ----------------------------------------------------------------------------------
-    def _place(self, info: dict, mask: np.ndarray) -> int | None:
-        hand, value, est = info["hand"], info["value"], info["estimate"]
-        can = lambda kind, c: mask[codec.ACTIONS.encode("play", kind=kind, contract=c)] == 1
-        table = np.flatnonzero(info["on_table"])
-        mine = est[:, 0]
-        best_opp = info["best_opp"]
+    def _place(self, read: dict, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per row placing a card: the card and where (-1: draw), and the bribe to dump on a Swiss
+        account of a body drawn at random (-1: none); -1, -1 on the other rows."""
+        return place_rows(*self._place_inputs(read, masks))
 
-        # 1. Hit Man against a visible opponent DA where I lead
-        if hand[9]:
-            for c in table[np.argsort(-value[table])]:
-                if info["da_shown"][c] and mine[c] >= best_opp[c] and can(HIT_MAN, c):
-                    return codec.ACTIONS.encode("play", kind=HIT_MAN, contract=c)
-
-        bribes = [b for b in range(NUM_BRIBES) if hand[b]]
-        faceup_next = info["on_contracts"] < info["round"] + 1
-        # 2. Bid where a bribe in hand takes the lead at the best value per dollar
-        best = None
-        for c in table:
-            need = best_opp[c] - mine[c] + 0.5
-            for b in bribes:
-                if VALUES[b] >= need and can(b, c):
-                    score = value[c] / VALUES[b]
-                    if best is None or score > best[0]:
-                        best = (score, b, c, need)
-                    break
-        if best is not None and best[0] >= 40:
-            _, b, c, need = best
-            if faceup_next and VALUES[b] / 2 >= need and VALUES[b] >= 4:
-                return codec.ACTIONS.encode("swiss", bribe=b, body=int(info["body"][c]))
-            return codec.ACTIONS.encode("play", kind=b, contract=c)
-
-        # 3. Reporter where I trail by no more than the leader's largest face-up bribe
-        if hand[7] or hand[8]:
-            for c in table[np.argsort(-value[table])]:
-                gap = best_opp[c] - mine[c]
-                if value[c] >= 500 and 0 < gap <= info["top_shown"][c] and mine[c] > 0 and can(REPORTER, c):
-                    return codec.ACTIONS.encode("play", kind=REPORTER, contract=c)
-        # 4. DA where an opponent leads beyond my reach
-        if hand[6]:
-            reach = max((VALUES[b] for b in bribes), default=0)
-            for c in table[np.argsort(-value[table])]:
-                if value[c] >= 700 and best_opp[c] - mine[c] > reach and can(DA, c):
-                    return codec.ACTIONS.encode("play", kind=DA, contract=c)
-        if best is not None:
-            _, b, c, _ = best
-            return codec.ACTIONS.encode("play", kind=b, contract=c)
-        # 5. Dump the smallest bribe: on the best contract I lead, else on a Swiss account
-        if bribes:
-            b = bribes[0]
-            leading = [c for c in table if mine[c] > 0 and mine[c] >= best_opp[c] and can(b, c)]
-            if leading:
-                return codec.ACTIONS.encode("play", kind=b, contract=max(leading, key=lambda c: value[c]))
-            return codec.ACTIONS.encode("swiss", bribe=b, body=int(self.rng.integers(NUM_BODIES)))
-        return None  # only characters left and none is useful: any legal card
+    def _place_inputs(self, read: dict, masks: np.ndarray) -> tuple:
+        return (read["placing"], read["hand"], read["value"], np.ascontiguousarray(read["estimate"][:, :, 0]),
+                read["best_opp"], read["da_shown"], read["top_shown"], by_value(read["on_table"], read["value"]),
+                read["on_table"], read["body"], read["on_contracts"] < read["round"] + 1, masks)
 
     # --- Phase III ---------------------------------------------------------------------------------
     def _assign(self, info: dict, legal: np.ndarray) -> int:
@@ -211,6 +184,97 @@ class HeuristicAgent:
         if DECLINE in legal and (best is None or (best - REMOVE) // NUM_BRIBES == 0):
             return DECLINE
         return best
+
+
+def by_value(on_table: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """Per row, its table's contracts, the most valuable first, then -1s. numpy's argsort of the
+    negated values, as the rules have always ordered them: it is not stable here (an AVX-512 sort), so
+    ties keep its order; a 2-D argsort sorts each row as the 1-D one does."""
+    out = np.full(on_table.shape, -1)
+    sizes = on_table.sum(axis=1)
+    for size in np.unique(sizes):
+        rows = np.flatnonzero(sizes == size)
+        table = np.nonzero(on_table[rows])[1].reshape(rows.size, size)
+        order = np.argsort(-value[rows[:, None], table], axis=1)
+        out[rows, :size] = np.take_along_axis(table, order, axis=1)
+    return out
+
+
+@njit(cache=True)
+def place_rows(placing, hand, value, mine, best_opp, da_shown, top_shown, by_value, on_table, body, faceup_next,
+               masks) -> tuple[np.ndarray, np.ndarray]:
+    """heuristic_place for each row placing a card."""
+    chosen, dump = np.full(len(placing), -1), np.full(len(placing), -1)
+    for r in range(len(placing)):
+        if placing[r]:
+            chosen[r], dump[r] = heuristic_place(hand[r], value[r], mine[r], best_opp[r], da_shown[r], top_shown[r],
+                                                 by_value[r], on_table[r], body[r], faceup_next[r], masks[r])
+    return chosen, dump
+
+
+@njit(cache=True)
+def heuristic_place(hand, value, mine, best_opp, da_shown, top_shown, by_value, on_table, body, faceup_next,
+                    mask) -> tuple[int, int]:
+    """The Phase II rules (the module's guide, 1-5) for one row: (action, -1), or (-1, bribe) to dump that
+    bribe on a Swiss account of a body drawn at random, or (-1, -1) when no card is useful (any legal
+    card is drawn). `mine` and `best_opp`: my and the best opponent's estimated totals."""
+    # 1. Hit Man against a visible opponent DA where I lead
+    if hand[9]:
+        for c in by_value:
+            if c < 0:
+                break
+            if da_shown[c] and mine[c] >= best_opp[c] and mask[PLAY_ACTION[HIT_MAN, c]] == 1:
+                return PLAY_ACTION[HIT_MAN, c], -1
+    # 2. Bid where a bribe in hand takes the lead at the best value per dollar
+    best_score, best_bribe, best_contract, best_need = 0.0, -1, -1, 0.0
+    for c in range(NUM_CONTRACTS):
+        if not on_table[c]:
+            continue
+        need = best_opp[c] - mine[c] + 0.5
+        for b in range(NUM_BRIBES):
+            if hand[b] and VALUES[b] >= need and mask[PLAY_ACTION[b, c]] == 1:
+                score = value[c] / VALUES[b]
+                if best_bribe < 0 or score > best_score:
+                    best_score, best_bribe, best_contract, best_need = score, b, c, need
+                break
+    if best_bribe >= 0 and best_score >= 40:
+        money = VALUES[best_bribe]
+        if faceup_next and money / 2 >= best_need and money >= 4:
+            return SWISS_ACTION[best_bribe, body[best_contract]], -1
+        return PLAY_ACTION[best_bribe, best_contract], -1
+    # 3. Reporter where I trail by no more than the leader's largest face-up bribe
+    if hand[7] or hand[8]:
+        for c in by_value:
+            if c < 0:
+                break
+            gap = best_opp[c] - mine[c]
+            if value[c] >= 500 and 0 < gap <= top_shown[c] and mine[c] > 0 and mask[PLAY_ACTION[REPORTER, c]] == 1:
+                return PLAY_ACTION[REPORTER, c], -1
+    # 4. DA where an opponent leads beyond my reach
+    if hand[6]:
+        reach = 0.0
+        for b in range(NUM_BRIBES):
+            if hand[b]:
+                reach = VALUES[b]
+        for c in by_value:
+            if c < 0:
+                break
+            if value[c] >= 700 and best_opp[c] - mine[c] > reach and mask[PLAY_ACTION[DA, c]] == 1:
+                return PLAY_ACTION[DA, c], -1
+    if best_bribe >= 0:
+        return PLAY_ACTION[best_bribe, best_contract], -1
+    # 5. Dump the smallest bribe: on the best contract I lead, else on a Swiss account
+    for b in range(NUM_BRIBES):
+        if hand[b]:
+            target = -1
+            for c in range(NUM_CONTRACTS):
+                if (on_table[c] and mine[c] > 0 and mine[c] >= best_opp[c] and mask[PLAY_ACTION[b, c]] == 1
+                        and (target < 0 or value[c] > value[target])):
+                    target = c
+            if target >= 0:
+                return PLAY_ACTION[b, target], -1
+            return -1, b
+    return -1, -1  # only characters left and none is useful: any legal card
 
 
 def _rows(read: dict) -> list[dict]:
