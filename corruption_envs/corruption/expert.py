@@ -21,7 +21,7 @@ Phase III (Swiss assignment, Hit Man victims, Reporter removals) is the heuristi
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from .heuristic import PLAY_ACTION, VALUES, HeuristicAgent, heuristic_place
 from .tables import CARDS_PER_ROUND, DA, HIT_MAN, NUM_BODIES, NUM_BRIBES, REPORTER
@@ -131,7 +131,7 @@ class ExpertAgent(HeuristicAgent):
         return expert_place_rows(*self._place_inputs(read, masks), read["mine"], read["plan"])
 
 
-@njit(cache=True)
+@njit
 def expert_place_rows(placing, hand, value, estimated, best_opp, da_shown, top_shown, by_value, on_table, body,
                       faceup_next, masks, mine, plan) -> tuple[np.ndarray, np.ndarray]:
     """expert_place for each row placing a card (the heuristic's place_rows, with my totals and plans)."""
@@ -144,7 +144,7 @@ def expert_place_rows(placing, hand, value, estimated, best_opp, da_shown, top_s
     return chosen, dump
 
 
-@njit(cache=True)
+@njit
 def expert_place(hand, value, estimated, best_opp, da_shown, top_shown, by_value, on_table, body, faceup_next, mask,
                  mine, plan) -> tuple[int, int]:
     """The module's steps 4-5 for one row, then the heuristic's rules (as heuristic_place returns);
@@ -181,7 +181,7 @@ def expert_place(hand, value, estimated, best_opp, da_shown, top_shown, by_value
                            faceup_next, mask)
 
 
-@njit(cache=True)
+@njit
 def plan_rows(worth: np.ndarray, where: np.ndarray, at: np.ndarray, table: np.ndarray, held: np.ndarray,
               slots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per row, the best split of the bribes in `held` (a bit set), at most `slots` of them, over the
@@ -205,7 +205,7 @@ def plan_rows(worth: np.ndarray, where: np.ndarray, at: np.ndarray, table: np.nd
     return gains, fewer, top_bribe, top_contract
 
 
-@njit(cache=True)
+@njit
 def _stages(worth: np.ndarray, where: np.ndarray, at: np.ndarray, contracts: np.ndarray, held: int
             ) -> tuple[np.ndarray, np.ndarray]:
     """gain[j, s]: the worth subset s adds on the j-th table contract; stages[0]: the empty plan, and
@@ -230,7 +230,7 @@ def _stages(worth: np.ndarray, where: np.ndarray, at: np.ndarray, contracts: np.
     return stages, gain
 
 
-@njit(cache=True)
+@njit
 def _best(stages: np.ndarray, gain: np.ndarray, held: int, slots: int) -> tuple[float, np.ndarray]:
     """The best plan of at most `slots` bribes: its worth and, per bribe, the index of its contract in
     the table (-1: not placed), walking the stages back to each contract's subset."""

@@ -19,7 +19,7 @@ Strategy guide, in the order it is applied:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.agents import first_row, legal_counts, nth_legal
 from . import codec
@@ -200,7 +200,7 @@ def by_value(on_table: np.ndarray, value: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@njit
 def place_rows(placing, hand, value, mine, best_opp, da_shown, top_shown, by_value, on_table, body, faceup_next,
                masks) -> tuple[np.ndarray, np.ndarray]:
     """heuristic_place for each row placing a card."""
@@ -212,7 +212,7 @@ def place_rows(placing, hand, value, mine, best_opp, da_shown, top_shown, by_val
     return chosen, dump
 
 
-@njit(cache=True)
+@njit
 def heuristic_place(hand, value, mine, best_opp, da_shown, top_shown, by_value, on_table, body, faceup_next,
                     mask) -> tuple[int, int]:
     """The Phase II rules (the module's guide, 1-5) for one row: (action, -1), or (-1, bribe) to dump that
