@@ -62,41 +62,20 @@ class HeuristicAgent:
     def _read(self, observations: np.ndarray, action_masks: np.ndarray) -> dict:
         """What the rules read from each row, as arrays with a leading row axis."""
         v = lambda name: self._view(observations, name)
-        n, k = self.n, len(observations)
-        cards = v("cards")[:, :, :n]  # (k, 24, n, 9), reporters 1/2 each
-        facedown = np.rint(v("facedown")[:, :, :n] * CARDS_PER_ROUND)
-        assigned = v("assigned")[:, :, :n]  # (k, 24, n, 6)
-        swiss_hidden = np.rint(v("swiss_facedown")[:, :, :n] * CARDS_PER_ROUND)  # (k, 3, n)
-        where = v("contract_where")
-        on_table = where[:, :, 1:4].sum(axis=2) > 0
-        body = np.argmax(where[:, :, 1:4], axis=2)
-        value = v("contract_value") * MAX_CONTRACT_VALUE
-        vertical = cards[..., :NUM_BRIBES] @ VALUES  # (k, 24, n) $k
-        swiss_value = assigned @ VALUES / 2
-        known = vertical + swiss_value
-        # a guess at each opponent's hidden money: face-down cards, and Swiss bribes spread over the body
-        guess = facedown * HIDDEN_GUESS
-        under = on_table[:, :, None] & (body[:, :, None] == np.arange(NUM_BODIES))  # (k, 24, 3)
-        per_body = under.sum(axis=1).clip(min=1)  # (k, 3)
-        for g in range(NUM_BODIES):
-            spread = swiss_hidden[:, g] * HIDDEN_GUESS / 2 / per_body[:, g, None]  # (k, n)
-            guess += np.where(under[:, :, g, None], spread[:, None, :], 0.0)
-        guess[:, :, 0] = 0  # I know my own cards
-        estimate = known + guess
-        shown = cards[:, :, 1:]  # opponents' face-up cards
+        cards = v("cards")[:, :, :self.n]  # (k, 24, n, 9), reporters 1/2 each
+        on_table, body, vertical, known, estimate, best_opp, da_shown, top_shown = read_contracts(
+            cards, v("facedown"), v("assigned"), v("swiss_facedown"), v("contract_where"))
         legal = action_masks != 0
         first, last = np.argmax(legal, axis=1), legal.shape[1] - 1 - np.argmax(legal[:, ::-1], axis=1)
         return {
             "hand": v("my_hand") > 0, "cards": cards, "on_table": on_table, "body": body,
-            "value": value, "vertical": vertical, "known": known, "estimate": estimate,
-            "best_opp": estimate[:, :, 1:].max(axis=2), "da_shown": shown[..., DA].sum(axis=2) > 0,
-            # the largest face-up bribe of an opponent on each contract ($k, 0 if none)
-            "top_shown": np.where(shown[..., :NUM_BRIBES].max(axis=2) > 0, VALUES, 0.0).max(axis=2),
+            "value": v("contract_value") * MAX_CONTRACT_VALUE, "vertical": vertical, "known": known,
+            "estimate": estimate, "best_opp": best_opp, "da_shown": da_shown, "top_shown": top_shown,
             "on_contracts": v("on_contracts")[:, 0] * CARDS_PER_ROUND,
             "round": np.argmax(v("round"), axis=1),
             "decision_contract": np.argmax(v("decision_contract"), axis=1),
             "decision_kind": np.argmax(v("decision_kind"), axis=1),
-            "placing": (first < SWISS) | ((first < ASSIGN) & (last < ASSIGN)), "row": np.arange(k),
+            "placing": (first < SWISS) | ((first < ASSIGN) & (last < ASSIGN)), "row": np.arange(len(observations)),
         }
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -184,6 +163,54 @@ class HeuristicAgent:
         if DECLINE in legal and (best is None or (best - REMOVE) // NUM_BRIBES == 0):
             return DECLINE
         return best
+
+
+@njit
+def read_contracts(cards: np.ndarray, facedown: np.ndarray, assigned: np.ndarray, swiss_facedown: np.ndarray,
+                   where: np.ndarray) -> tuple:
+    """Per row, contract and seat (the n seats of `cards`): on the table and under which body; my and
+    everyone's known money there (vertical bribes, and Swiss bribes assigned there at half value); an
+    estimate adding a guess at each opponent's hidden money (face-down cards, and Swiss bribes spread
+    over the body's contracts on the table); the best opponent's estimate; whether an opponent's DA
+    shows, and the largest face-up bribe of an opponent ($k, 0 if none). The guess rounds as numpy's
+    float32 arithmetic did (it is float32, the spread float64)."""
+    k, contracts, n = cards.shape[0], cards.shape[1], cards.shape[2]
+    on_table, body = np.zeros((k, contracts), np.bool_), np.zeros((k, contracts), np.int64)
+    vertical, known, estimate = np.zeros((k, contracts, n)), np.zeros((k, contracts, n)), np.zeros((k, contracts, n))
+    best_opp, top_shown = np.full((k, contracts), -np.inf), np.zeros((k, contracts))
+    da_shown = np.zeros((k, contracts), np.bool_)
+    per_body = np.zeros(NUM_BODIES, np.int64)
+    for r in range(k):
+        per_body[:] = 0
+        for c in range(contracts):
+            on_table[r, c] = where[r, c, 1] + where[r, c, 2] + where[r, c, 3] > 0
+            for g in range(1, NUM_BODIES):  # the first body of the largest column, as argmax
+                if where[r, c, 1 + g] > where[r, c, 1 + body[r, c]]:
+                    body[r, c] = g
+            if on_table[r, c]:
+                per_body[body[r, c]] += 1
+        for c in range(contracts):
+            g = body[r, c]
+            for p in range(n):
+                for b in range(NUM_BRIBES):
+                    vertical[r, c, p] += cards[r, c, p, b] * VALUES[b]
+                    known[r, c, p] += assigned[r, c, p, b] * VALUES[b]
+                known[r, c, p] = vertical[r, c, p] + known[r, c, p] / 2
+                if p == 0:  # I know my own cards
+                    estimate[r, c, p] = known[r, c, p]
+                    continue
+                guess = np.float32(np.rint(facedown[r, c, p] * np.float32(CARDS_PER_ROUND)) * np.float32(HIDDEN_GUESS))
+                if on_table[r, c]:
+                    hidden = np.rint(swiss_facedown[r, g, p] * np.float32(CARDS_PER_ROUND))
+                    spread = np.float64(np.float32(hidden * np.float32(HIDDEN_GUESS)) / np.float32(2)) / max(per_body[g], 1)
+                    guess = np.float32(np.float64(guess) + spread)
+                estimate[r, c, p] = known[r, c, p] + guess
+                best_opp[r, c] = max(best_opp[r, c], estimate[r, c, p])
+                da_shown[r, c] |= cards[r, c, p, DA] > 0
+                for b in range(NUM_BRIBES):
+                    if cards[r, c, p, b] > 0:
+                        top_shown[r, c] = max(top_shown[r, c], VALUES[b])
+    return on_table, body, vertical, known, estimate, best_opp, da_shown, top_shown
 
 
 def by_value(on_table: np.ndarray, value: np.ndarray) -> np.ndarray:
