@@ -42,6 +42,7 @@ PRIORS = ("heuristic",)  # bots a policy may build on (`corruption_envs.bots.mak
 # a batch's logits differ from one row's by float32 rounding: at most ~5e-7 of their scale on the committed
 # policies; a choice closer than this share of the scale to another one is decided again from one row
 ROUNDING = 1e-4
+SPARSE_BLOCK = 64  # rows whose nonzero inputs are gathered together (Corruption's: 15% at 64 rows, half at 1024)
 
 
 class NumpyPolicy:
@@ -110,10 +111,8 @@ class NumpyPolicy:
         relu = self.activation == "relu"
         for i, (w, b) in enumerate(self.layers):
             if i == 0:
-                # observations are mostly one-hot zeros: reading only the rows of the inputs nonzero in
-                # some row is up to 15x faster than the dense product on wide observations
-                nz = np.flatnonzero(x if x.ndim == 1 else x.any(axis=0))
-                x = x[..., nz] @ w[nz] if 4 * nz.size < x.shape[-1] else x @ w
+                x = _sparse_product(x, w) if x.ndim == 1 else np.concatenate(
+                    [_sparse_product(x[start:start + SPARSE_BLOCK], w) for start in range(0, len(x), SPARSE_BLOCK)])
             else:
                 x = x @ w
             x += b
@@ -292,6 +291,14 @@ def mixture_of(policies: list[NumpyPolicy], weights: list[float] | np.ndarray,
     meta = dict(first.meta if meta is None else meta)
     return MixturePolicy([(p.layers, p.head) for p in policies], weights, activation=first.activation, meta=meta,
                          sample=plays_sampling(meta), prior=first.prior, prior_weight=first.prior_weight)
+
+
+def _sparse_product(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """x @ w for one observation or a block of them. Observations are mostly one-hot zeros: reading only
+    the rows of w of the inputs nonzero (in some row of the block) is up to 15x faster than the dense
+    product on wide observations."""
+    nz = np.flatnonzero(x if x.ndim == 1 else x.any(axis=0))
+    return x[..., nz] @ w[nz] if 4 * nz.size < x.shape[-1] else x @ w
 
 
 def _legal(action_masks: np.ndarray) -> np.ndarray:
