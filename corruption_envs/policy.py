@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .core import Agent, GameEnv, PolicyFileError
-from .core.agents import first_row, legal_counts
+from .core.agents import act_batch, first_row, legal_counts
 from .safe_npz import NpzError, read_npz
 
 FORMAT = "corruption_envs.policy"
@@ -149,7 +149,7 @@ class NumpyPolicy:
                 f"this policy builds on the {self.prior} bot, which is made per env: call "
                 "policy.bind(env) first (load_policy and evaluate do it for you)"
             )
-        return bot.act_batch(observations, action_masks)
+        return act_batch(bot, observations, action_masks)
 
     def draw(self, rng: np.random.Generator) -> NumpyPolicy:
         """The actor that plays one game: this one (a mixture draws a member)."""

@@ -13,12 +13,21 @@ class Agent(Protocol):
     once (the seat on turn in k games of a batched engine). Contract: it returns exactly what
     `[bot.act(o, m) for o, m in zip(observations, action_masks)]` returns on an identically seeded bot and
     leaves the bot's generator in the same state, i.e. its random draws are made in row order. Bots that
-    only decide one game at a time (the searches) have no `act_batch`.
+    only decide one game at a time (the searches) have no `act_batch`; `act_batch(bot, ...)` below plays
+    either kind.
     """
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray: ...
+
+
+def act_batch(bot: object, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+    """`bot.act_batch(observations, action_masks)`, or its `act` row by row for a bot without one (a
+    search, a game's own bot): the same actions either way."""
+    if hasattr(bot, "act_batch"):
+        return bot.act_batch(observations, action_masks)
+    return np.array([bot.act(o, m) for o, m in zip(observations, action_masks)], np.int64)
 
 
 def legal_counts(action_masks: np.ndarray, bot: str) -> np.ndarray:
