@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 from ..core.jit import njit
 
-from .heuristic import PLAY_ACTION, VALUES, HeuristicAgent, heuristic_place
-from .tables import CARDS_PER_ROUND, DA, HIT_MAN, NUM_BODIES, NUM_BRIBES, REPORTER
+from .heuristic import PLAY_ACTION, VALUES, HeuristicAgent, da_fits, heuristic_place, hit_man, reporter_fits
+from .tables import CARDS_PER_ROUND, DA, NUM_BODIES, NUM_BRIBES, REPORTER
 
 STEP = 0.5  # $k resolution of contract totals (a Swiss bribe counts half)
 GRID = np.arange(0, 2 * VALUES.sum() + 1) * STEP  # my possible totals on one contract
@@ -151,27 +151,17 @@ def expert_place(hand, value, estimated, best_opp, da_shown, top_shown, by_value
     `mine`: my totals, `plan`: (its worth, the worth with a bribe fewer, its largest bribe, its contract)."""
     if not on_table.any():
         return -1, -1
-    # Hit Man against a visible opponent DA where I lead (the heuristic's rule)
-    if hand[9]:
-        for c in by_value:
-            if c < 0:
-                break
-            if da_shown[c] and mine[c] >= best_opp[c] and mask[PLAY_ACTION[HIT_MAN, c]] == 1:
-                return PLAY_ACTION[HIT_MAN, c], -1
+    hit = hit_man(hand, mine, best_opp, da_shown, by_value, mask)  # the heuristic's rule, on my totals
+    if hit >= 0:
+        return hit, -1
     cost = plan[0] - plan[1]  # what a character placement costs the plan
-    reach = 0.0
-    for b in range(NUM_BRIBES):
-        if hand[b]:
-            reach = VALUES[b]
     for c in by_value:
         # the share in float32, as numpy multiplies a Python float by a float32 value
         if c < 0 or cost >= np.float32(CHARACTER_COST) * value[c]:
             break
-        gap = best_opp[c] - mine[c]
-        if ((hand[7] or hand[8]) and value[c] >= 500 and 0 < gap <= top_shown[c] and mine[c] > 0
-                and mask[PLAY_ACTION[REPORTER, c]] == 1):
+        if reporter_fits(c, hand, value, mine, best_opp, top_shown, mask):
             return PLAY_ACTION[REPORTER, c], -1
-        if hand[6] and value[c] >= 700 and gap > reach and mask[PLAY_ACTION[DA, c]] == 1:
+        if da_fits(c, hand, value, mine, best_opp, mask):
             return PLAY_ACTION[DA, c], -1
     bribe, contract = int(plan[2]), int(plan[3])
     if bribe >= 0 and mask[PLAY_ACTION[bribe, contract]] == 1:

@@ -97,13 +97,19 @@ class HeuristicAgent:
         if later.size:
             for j, info in zip(later, _rows({name: a[later] for name, a in read.items()})):
                 chosen[j] = self._phase_three(info, masks[j])
+        actions[deciding] = self._draw(chosen, dump, masks)
+        return actions
+
+    def _draw(self, chosen: np.ndarray, dump: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """`chosen` with its undecided rows (-1) drawn, one bounded draw a row in row order (one call
+        draws as that many calls would): the body of the Swiss account for a dumped bribe, else any
+        legal action."""
         drawing = np.flatnonzero(chosen < 0)
-        picks = self.rng.integers(np.where(dump[drawing] >= 0, NUM_BODIES, counts[deciding][drawing]))
         dumped = dump[drawing] >= 0
+        picks = self.rng.integers(np.where(dumped, NUM_BODIES, np.count_nonzero(masks[drawing], axis=1)))
         chosen[drawing[dumped]] = SWISS_ACTION[dump[drawing[dumped]], picks[dumped]]
         chosen[drawing[~dumped]] = nth_legal(masks[drawing[~dumped]], picks[~dumped])
-        actions[deciding] = chosen
-        return actions
+        return chosen
 
     def _phase_three(self, info: dict, action_mask: np.ndarray) -> int:
         """A Swiss assignment, a Hit Man's victim or a Reporter's removal (-1: any legal action)."""
@@ -245,13 +251,9 @@ def heuristic_place(hand, value, mine, best_opp, da_shown, top_shown, by_value, 
     """The Phase II rules (the module's guide, 1-5) for one row: (action, -1), or (-1, bribe) to dump that
     bribe on a Swiss account of a body drawn at random, or (-1, -1) when no card is useful (any legal
     card is drawn). `mine` and `best_opp`: my and the best opponent's estimated totals."""
-    # 1. Hit Man against a visible opponent DA where I lead
-    if hand[9]:
-        for c in by_value:
-            if c < 0:
-                break
-            if da_shown[c] and mine[c] >= best_opp[c] and mask[PLAY_ACTION[HIT_MAN, c]] == 1:
-                return PLAY_ACTION[HIT_MAN, c], -1
+    hit = hit_man(hand, mine, best_opp, da_shown, by_value, mask)
+    if hit >= 0:
+        return hit, -1
     # 2. Bid where a bribe in hand takes the lead at the best value per dollar
     best_score, best_bribe, best_contract, best_need = 0.0, -1, -1, 0.0
     for c in range(NUM_CONTRACTS):
@@ -270,24 +272,13 @@ def heuristic_place(hand, value, mine, best_opp, da_shown, top_shown, by_value, 
             return SWISS_ACTION[best_bribe, body[best_contract]], -1
         return PLAY_ACTION[best_bribe, best_contract], -1
     # 3. Reporter where I trail by no more than the leader's largest face-up bribe
-    if hand[7] or hand[8]:
-        for c in by_value:
-            if c < 0:
-                break
-            gap = best_opp[c] - mine[c]
-            if value[c] >= 500 and 0 < gap <= top_shown[c] and mine[c] > 0 and mask[PLAY_ACTION[REPORTER, c]] == 1:
-                return PLAY_ACTION[REPORTER, c], -1
+    for c in by_value[:np.count_nonzero(on_table)]:
+        if reporter_fits(c, hand, value, mine, best_opp, top_shown, mask):
+            return PLAY_ACTION[REPORTER, c], -1
     # 4. DA where an opponent leads beyond my reach
-    if hand[6]:
-        reach = 0.0
-        for b in range(NUM_BRIBES):
-            if hand[b]:
-                reach = VALUES[b]
-        for c in by_value:
-            if c < 0:
-                break
-            if value[c] >= 700 and best_opp[c] - mine[c] > reach and mask[PLAY_ACTION[DA, c]] == 1:
-                return PLAY_ACTION[DA, c], -1
+    for c in by_value[:np.count_nonzero(on_table)]:
+        if da_fits(c, hand, value, mine, best_opp, mask):
+            return PLAY_ACTION[DA, c], -1
     if best_bribe >= 0:
         return PLAY_ACTION[best_bribe, best_contract], -1
     # 5. Dump the smallest bribe: on the best contract I lead, else on a Swiss account
@@ -302,6 +293,37 @@ def heuristic_place(hand, value, mine, best_opp, da_shown, top_shown, by_value, 
                 return PLAY_ACTION[b, target], -1
             return -1, b
     return -1, -1  # only characters left and none is useful: any legal card
+
+
+@njit
+def hit_man(hand, mine, best_opp, da_shown, by_value, mask) -> int:
+    """1. The Hit Man on the most valuable contract where an opponent's DA shows and I lead (-1: none)."""
+    if hand[9]:
+        for c in by_value:
+            if c < 0:
+                break
+            if da_shown[c] and mine[c] >= best_opp[c] and mask[PLAY_ACTION[HIT_MAN, c]] == 1:
+                return PLAY_ACTION[HIT_MAN, c]
+    return -1
+
+
+@njit
+def reporter_fits(c, hand, value, mine, best_opp, top_shown, mask) -> bool:
+    """3. A Reporter in hand, a valuable contract c where I trail by no more than the largest face-up bribe
+    of an opponent."""
+    gap = best_opp[c] - mine[c]
+    return ((hand[7] or hand[8]) and value[c] >= 500 and 0 < gap <= top_shown[c] and mine[c] > 0
+            and mask[PLAY_ACTION[REPORTER, c]] == 1)
+
+
+@njit
+def da_fits(c, hand, value, mine, best_opp, mask) -> bool:
+    """4. The DA in hand, a valuable contract c an opponent leads by more than my largest bribe."""
+    reach = 0.0
+    for b in range(NUM_BRIBES):
+        if hand[b]:
+            reach = VALUES[b]
+    return hand[6] and value[c] >= 700 and best_opp[c] - mine[c] > reach and mask[PLAY_ACTION[DA, c]] == 1
 
 
 def _rows(read: dict) -> list[dict]:
