@@ -219,14 +219,14 @@ class HeuristicAgent:
             phases = obs[:, self.layout["phase"]].argmax(axis=1).tolist()
             dept_counts = (obs[:, self.layout["my_hand"]] != 0) @ DEPT_OF_CARD
             slots = Slots(self, obs)
+            legal = np.split(np.nonzero(action_masks[deciding])[1], np.cumsum(counts[deciding])[:-1])
             for j, r in enumerate(deciding):
                 table = Table(self, slots, j) if phases[j] in (CELL, WORKER, NEGOTIATE, VOTE) else None
-                actions[r] = self._decide(phases[j], obs[j], action_masks[r], dept_counts[j], table)
+                actions[r] = self._decide(phases[j], obs[j], legal[j], action_masks[r], dept_counts[j], table)
         return actions
 
-    def _decide(self, phase: int, obs: np.ndarray, action_mask: np.ndarray, counts: np.ndarray,
+    def _decide(self, phase: int, obs: np.ndarray, legal: np.ndarray, action_mask: np.ndarray, counts: np.ndarray,
                 table: Table | None) -> int:
-        legal = np.flatnonzero(action_mask)
         if phase == BILL:
             return self._choose_bill(legal, counts)
         if phase == CELL:
