@@ -168,11 +168,11 @@ class NumpyPolicy:
         one_row = len(observations) == 1  # the one-row product itself: exact, nothing to redo
         z = self.logits(observations[0])[None] if one_row else self.logits(observations)
         u = self.rng.random(len(z)) if self.sample else None
-        actions, fragile = self._choose(self._masked(z, legal, moves), u)
+        actions, fragile = self._choose(self._masked(z, legal, moves), u, check=not one_row)
         for r in [] if one_row else np.flatnonzero(fragile):
             exact = self._masked(self.logits(observations[r])[None], legal[r:r + 1],
                                  None if moves is None else moves[r:r + 1])
-            actions[r] = self._choose(exact, None if u is None else u[r:r + 1])[0][0]
+            actions[r] = self._choose(exact, None if u is None else u[r:r + 1], check=False)[0][0]
         return actions
 
     def _masked(self, z: np.ndarray, legal: np.ndarray, moves: np.ndarray | None) -> np.ndarray:
@@ -181,20 +181,21 @@ class NumpyPolicy:
             z[np.arange(len(z)), moves] += self.prior_weight
         return np.where(legal, z, -np.inf)
 
-    def _choose(self, z: np.ndarray, u: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def _choose(self, z: np.ndarray, u: np.ndarray | None, check: bool) -> tuple[np.ndarray, np.ndarray | None]:
         """Per row of masked logits: the greedy action or, given uniforms `u`, the sampled one exactly as
-        `rng.choice(A, p=softmax(z / temperature))` draws it; and whether float32 rounding of the logits
-        (up to ROUNDING of their scale) could have changed that choice."""
-        slack = ROUNDING * (1.0 + np.abs(np.where(np.isfinite(z), z, 0.0)).max(axis=1))
+        `rng.choice(A, p=softmax(z / temperature))` draws it; and, if `check`, whether float32 rounding
+        of the logits (up to ROUNDING of their scale) could have changed that choice."""
+        slack = ROUNDING * (1.0 + np.abs(np.where(np.isfinite(z), z, 0.0)).max(axis=1)) if check else None
         if u is None:
-            top2 = -np.partition(-z, 1, axis=1)[:, :2] if z.shape[1] > 1 else np.c_[z, np.full(len(z), -np.inf)]
-            return np.argmax(z, axis=1), top2[:, 0] - top2[:, 1] <= 2 * slack
+            return np.argmax(z, axis=1), _near_tie(z, slack) if check else None
         z = z / self.temperature
         p = np.exp(z - z.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         cdf = p.astype(np.float64).cumsum(axis=1)
         cdf /= cdf[:, -1:]
         actions = np.count_nonzero(cdf <= u[:, None], axis=1)  # cdf.searchsorted(u, side="right")
+        if not check:
+            return actions, None
         rows = np.arange(len(z))
         below = np.where(actions > 0, cdf[rows, np.maximum(actions - 1, 0)], 0.0)
         # each logit off by `slack` moves every probability by a factor within exp(+-2 slack / T)
@@ -299,6 +300,14 @@ def _sparse_product(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     product on wide observations."""
     nz = np.flatnonzero(x if x.ndim == 1 else x.any(axis=0))
     return x[..., nz] @ w[nz] if 4 * nz.size < x.shape[-1] else x @ w
+
+
+def _near_tie(z: np.ndarray, slack: np.ndarray) -> np.ndarray:
+    """Rows whose two best logits lie within 2 slack of each other."""
+    if z.shape[1] == 1:
+        return np.zeros(len(z), bool)
+    top2 = -np.partition(-z, 1, axis=1)[:, :2]
+    return top2[:, 0] - top2[:, 1] <= 2 * slack
 
 
 def _legal(action_masks: np.ndarray) -> np.ndarray:

@@ -33,16 +33,30 @@ def act_batch(bot: object, observations: np.ndarray, action_masks: np.ndarray) -
 def legal_counts(action_masks: np.ndarray, bot: str) -> np.ndarray:
     """The number of legal actions of each row; a row with none is a caller's bug, named after `bot`."""
     counts = np.count_nonzero(action_masks, axis=1)
-    if (counts == 0).any():
+    if not counts.all():
         raise ValueError(f"{bot} was asked to act with an all-zero action mask")
     return counts
 
 
-def nth_legal(action_masks: np.ndarray, picks: np.ndarray) -> np.ndarray:
-    """Per row, the index of its picks[r]-th legal action (0-based, in action order)."""
+def first_legal(action_masks: np.ndarray) -> np.ndarray:
+    """Per row, its first legal action."""
+    return np.argmax(action_masks != 0, axis=1)
+
+
+def draws_below(rng: np.random.Generator, bounds: np.ndarray) -> np.ndarray:
+    """One `rng.integers(bound)` per bound, in order. One call with an array of bounds draws exactly as
+    that many calls (tests/core/test_batched_bots.py checks it), but costs more for a few rows."""
+    if len(bounds) > 4:
+        return rng.integers(bounds)
+    return np.array([rng.integers(b) for b in np.asarray(bounds).tolist()], np.int64)
+
+
+def nth_legal(action_masks: np.ndarray, picks: np.ndarray, counts: np.ndarray | None = None) -> np.ndarray:
+    """Per row, the index of its picks[r]-th legal action (0-based, in action order); `counts`: the rows'
+    numbers of legal actions, if known."""
     _, actions = np.nonzero(action_masks)  # row by row, in action order
-    counts = np.count_nonzero(action_masks, axis=1)
-    return actions[np.cumsum(counts) - counts + picks].astype(np.int64)
+    counts = np.count_nonzero(action_masks, axis=1) if counts is None else counts
+    return actions[np.cumsum(counts) - counts + picks]
 
 
 def first_row(actions: np.ndarray) -> int:
@@ -61,5 +75,4 @@ class RandomAgent:
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         counts = legal_counts(action_masks, "RandomAgent")
-        # one bounded draw per row: an array of bounds draws exactly as that many scalar calls in order
-        return nth_legal(action_masks, self.rng.integers(counts))
+        return nth_legal(action_masks, draws_below(self.rng, counts), counts)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, PASS_ACTION, VOTE0, WORKER0
-from ..core.agents import first_row, legal_counts, nth_legal
+from ..core.agents import first_legal, first_row, legal_counts
 from ..core.jit import njit
 from .observer import (
     COL_SPAN, CRONIES_SCALE, OFFICIALS_SCALE, ROW_MIN, ROW_SPAN, COL_MIN, S_COL, S_CRONIES, S_DEPT, S_INTERVIEW,
@@ -212,7 +212,7 @@ class HeuristicAgent:
         """Phases, hands and bill slots are read for all rows at once; each row's rules then run in row
         order, so their tie-breaking draws are the row-by-row draws."""
         counts = legal_counts(action_masks, "HeuristicAgent")
-        actions = nth_legal(action_masks, np.zeros(len(counts), np.int64))
+        actions = first_legal(action_masks)
         deciding = np.flatnonzero(counts > 1)
         if deciding.size:
             obs = observations[deciding]

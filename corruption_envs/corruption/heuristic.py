@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from ..core.jit import njit
 
-from ..core.agents import first_row, legal_counts, nth_legal
+from ..core.agents import draws_below, first_legal, first_row, legal_counts, nth_legal
 from . import codec
 from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, REMOVE, SWISS
 from .tables import (
@@ -86,7 +86,7 @@ class HeuristicAgent:
         III rows run the rules one by one; the only random draws (a Swiss account's body for a dumped
         bribe, or any legal card) are then made in one call in row order, as row by row."""
         counts = legal_counts(action_masks, "HeuristicAgent")
-        actions = nth_legal(action_masks, np.zeros(len(counts), np.int64))
+        actions = first_legal(action_masks)
         deciding = np.flatnonzero(counts > 1)
         if deciding.size == 0:
             return actions
@@ -101,12 +101,13 @@ class HeuristicAgent:
         return actions
 
     def _draw(self, chosen: np.ndarray, dump: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """`chosen` with its undecided rows (-1) drawn, one bounded draw a row in row order (one call
-        draws as that many calls would): the body of the Swiss account for a dumped bribe, else any
-        legal action."""
+        """`chosen` with its undecided rows (-1) drawn, one bounded draw a row in row order: the body of
+        the Swiss account for a dumped bribe, else any legal action."""
         drawing = np.flatnonzero(chosen < 0)
+        if drawing.size == 0:
+            return chosen
         dumped = dump[drawing] >= 0
-        picks = self.rng.integers(np.where(dumped, NUM_BODIES, np.count_nonzero(masks[drawing], axis=1)))
+        picks = draws_below(self.rng, np.where(dumped, NUM_BODIES, np.count_nonzero(masks[drawing], axis=1)))
         chosen[drawing[dumped]] = SWISS_ACTION[dump[drawing[dumped]], picks[dumped]]
         chosen[drawing[~dumped]] = nth_legal(masks[drawing[~dumped]], picks[~dumped])
         return chosen
@@ -225,7 +226,7 @@ def by_value(on_table: np.ndarray, value: np.ndarray) -> np.ndarray:
     ties keep its order; a 2-D argsort sorts each row as the 1-D one does."""
     out = np.full(on_table.shape, -1)
     sizes = on_table.sum(axis=1)
-    for size in np.unique(sizes):
+    for size in sorted(set(sizes.tolist())):
         rows = np.flatnonzero(sizes == size)
         table = np.nonzero(on_table[rows])[1].reshape(rows.size, size)
         order = np.argsort(-value[rows[:, None], table], axis=1)

@@ -10,6 +10,7 @@ import pytest
 
 import corruption_envs
 from corruption_envs.bots import make_agent
+from corruption_envs.core.agents import draws_below
 from corruption_envs.policy import NumpyPolicy, check_compatible, read_policy_file
 
 POLICIES = Path(__file__).resolve().parents[2] / "policies"
@@ -162,3 +163,15 @@ def test_a_batch_rounding_unlike_one_row_still_chooses_as_one_row(tied, sample):
         return policy
 
     assert_batch_matches_rows(make, game, n)
+
+
+@pytest.mark.parametrize("high", [3, 300, 2**31 + 5])
+def test_one_call_with_an_array_of_bounds_draws_as_that_many_calls(high):
+    """What the bots' batched draws rest on (numpy does not promise it): rng.integers(bounds) equals one
+    rng.integers(bound) per bound in order, and leaves the generator where those calls leave it."""
+    bounds = np.random.default_rng(high).integers(1, high, size=1001)
+    one_by_one, at_once = np.random.default_rng(4), np.random.default_rng(4)
+    assert [one_by_one.integers(b) for b in bounds] == draws_below(at_once, bounds).tolist()
+    assert at_once.bit_generator.state == one_by_one.bit_generator.state
+    assert draws_below(at_once, bounds[:3]).tolist() == [one_by_one.integers(b) for b in bounds[:3]]
+    assert at_once.bit_generator.state == one_by_one.bit_generator.state
