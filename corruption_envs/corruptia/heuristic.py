@@ -218,10 +218,12 @@ class HeuristicAgent:
             obs = observations[deciding]
             phases = obs[:, self.layout["phase"]].argmax(axis=1).tolist()
             dept_counts = (obs[:, self.layout["my_hand"]] != 0) @ DEPT_OF_CARD
-            slots = Slots(self, obs)
             legal = np.split(np.nonzero(action_masks[deciding])[1], np.cumsum(counts[deciding])[:-1])
+            tabled = [j for j, phase in enumerate(phases) if phase in (CELL, WORKER, NEGOTIATE, VOTE)]
+            slots = Slots(self, obs[tabled]) if tabled else None
+            tables = dict(zip(tabled, range(len(tabled))))  # row -> its row of the slots
             for j, r in enumerate(deciding):
-                table = Table(self, slots, j) if phases[j] in (CELL, WORKER, NEGOTIATE, VOTE) else None
+                table = Table(self, slots, tables[j]) if j in tables else None
                 actions[r] = self._decide(phases[j], obs[j], legal[j], action_masks[r], dept_counts[j], table)
         return actions
 
