@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, PASS_ACTION, VOTE0, WORKER0
 from ..core.agents import first_legal, first_row, legal_counts
 from ..core.jit import njit
+from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, PASS_ACTION, VOTE0, WORKER0
 from .observer import (
-    COL_SPAN, CRONIES_SCALE, OFFICIALS_SCALE, ROW_MIN, ROW_SPAN, COL_MIN, S_COL, S_CRONIES, S_DEPT, S_INTERVIEW,
+    COL_MIN, COL_SPAN, CRONIES_SCALE, OFFICIALS_SCALE, ROW_MIN, ROW_SPAN, S_COL, S_CRONIES, S_DEPT, S_INTERVIEW,
     S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, TOKENS_SCALE,
 )
 from .state import BILL, CELL, DISCARD, NEGOTIATE, NO, SWAP_GIVE, SWAP_TAKE, VOTE, WORKER, YES
@@ -55,7 +55,8 @@ class Slots:
         self.officials = np.rint(slots[:, :, S_OFFICIALS] * OFFICIALS_SCALE).astype(np.int64)
         self.staff = self.officials + np.rint(slots[:, :, S_CRONIES] * CRONIES_SCALE).astype(np.int64)
         # officials interviewed for the proposal, on the bills they would leave
-        self.interview = np.where(self.on_table, np.rint(slots[:, :, S_INTERVIEW] * WORKERS_PER_BILL), 0).astype(np.int64)
+        interview = np.rint(slots[:, :, S_INTERVIEW] * WORKERS_PER_BILL).astype(np.int64)
+        self.interview = np.where(self.on_table, interview, 0)
         self.depts = slots[:, :, S_DEPT:S_DEPT + NUM_DEPTS].argmax(axis=2)
         prop = observations[:, lay["proposal"]]
         self.bill_dept = np.where(prop[:, :NUM_DEPTS].any(axis=1), prop[:, :NUM_DEPTS].argmax(axis=1), -1).tolist()

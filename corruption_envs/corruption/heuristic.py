@@ -208,8 +208,8 @@ def read_contracts(cards: np.ndarray, facedown: np.ndarray, assigned: np.ndarray
                     continue
                 guess = np.float32(np.rint(facedown[r, c, p] * np.float32(CARDS_PER_ROUND)) * np.float32(HIDDEN_GUESS))
                 if on_table[r, c]:
-                    hidden = np.rint(swiss_facedown[r, g, p] * np.float32(CARDS_PER_ROUND))
-                    spread = np.float64(np.float32(hidden * np.float32(HIDDEN_GUESS)) / np.float32(2)) / max(per_body[g], 1)
+                    hidden = np.float32(np.rint(swiss_facedown[r, g, p] * np.float32(CARDS_PER_ROUND)))
+                    spread = np.float64(hidden * np.float32(HIDDEN_GUESS) / np.float32(2)) / max(per_body[g], 1)
                     guess = np.float32(np.float64(guess) + spread)
                 estimate[r, c, p] = known[r, c, p] + guess
                 best_opp[r, c] = max(best_opp[r, c], estimate[r, c, p])
