@@ -80,11 +80,11 @@ class ExpertAgent(HeuristicAgent):
 
     def _worth(self, observations: np.ndarray, read: dict) -> tuple[np.ndarray, np.ndarray]:
         """worth[j, i]: value(c) * P(I win c with total GRID[i]) for the j-th (row, contract) on the table
-        (only these are planned over: the grid is costly), and at[r, c]: that j (-1 off the table)."""
+        (only these are planned over: the grid is costly), and where[r, c]: that j (-1 off the table)."""
         mu, sd = self._opponent_totals(observations, read)
         table = np.nonzero(read["on_table"])
-        at = np.full(read["on_table"].shape, -1)
-        at[table] = np.arange(table[0].size)
+        where = np.full(read["on_table"].shape, -1)
+        where[table] = np.arange(table[0].size)
         mu, sd = mu[table][:, :, None], sd[table][:, :, None]  # (j, opponent, grid)
         # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total
         cdf = normal_cdf((GRID - STEP - mu) / sd)
@@ -92,7 +92,7 @@ class ExpertAgent(HeuristicAgent):
         for opponent in range(1, cdf.shape[1]):  # the product in opponent order, as prod(axis) makes it
             win *= cdf[:, opponent]
         win[:, 0] = 0.0  # nothing bid, nothing won
-        return read["value"][table][:, None] * win, at
+        return read["value"][table][:, None] * win, where
 
     def _my_totals(self, observations: np.ndarray, read: dict) -> np.ndarray:
         """My total on each contract now: vertical bribes, plus my Swiss bribes at half value on the
