@@ -54,9 +54,14 @@ def draws_below(rng: np.random.Generator, bounds: np.ndarray) -> np.ndarray:
 def nth_legal(action_masks: np.ndarray, picks: np.ndarray, counts: np.ndarray | None = None) -> np.ndarray:
     """Per row, the index of its picks[r]-th legal action (0-based, in action order); `counts`: the rows'
     numbers of legal actions, if known."""
-    _, actions = np.nonzero(action_masks)  # row by row, in action order
     counts = np.count_nonzero(action_masks, axis=1) if counts is None else counts
-    return actions[np.cumsum(counts) - counts + picks]
+    return legal_actions(action_masks)[np.cumsum(counts) - counts + picks]
+
+
+def legal_actions(action_masks: np.ndarray) -> np.ndarray:
+    """Every row's legal actions, row after row, each row's in action order."""
+    # the flat nonzeros: twice as fast as np.nonzero of the 2-D mask
+    return np.flatnonzero(action_masks) % action_masks.shape[1]
 
 
 def first_row(actions: np.ndarray) -> int:

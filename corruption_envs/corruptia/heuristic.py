@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.agents import first_legal, first_row, legal_counts
+from ..core.agents import first_legal, first_row, legal_actions, legal_counts
 from ..core.jit import njit
 from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, PASS_ACTION, VOTE0, WORKER0
 from .observer import (
@@ -219,7 +219,7 @@ class HeuristicAgent:
             obs = observations[deciding]
             phases = obs[:, self.layout["phase"]].argmax(axis=1).tolist()
             dept_counts = (obs[:, self.layout["my_hand"]] != 0) @ DEPT_OF_CARD
-            legal = np.split(np.nonzero(action_masks[deciding])[1], np.cumsum(counts[deciding])[:-1])
+            legal = np.split(legal_actions(action_masks[deciding]), np.cumsum(counts[deciding])[:-1])
             tabled = [j for j, phase in enumerate(phases) if phase in (CELL, WORKER, NEGOTIATE, VOTE)]
             slots = Slots(self, obs[tabled]) if tabled else None
             tables = dict(zip(tabled, range(len(tabled))))  # row -> its row of the slots
