@@ -50,9 +50,12 @@ class Result:
 
 
 def plays_on_batches(agent: Agent) -> bool:
-    """Whether the match loop can seat `agent`: a search bot plans on the AEC game itself, and a
-    mixture draws its member per game, so those play game by game."""
-    return not isinstance(agent, SearchAgent) and not callable(getattr(agent, "start_game", None))
+    """Whether the match loop can seat `agent`: a search bot plans on the AEC game itself, and an agent
+    that starts each game anew (`start_game`) plays game by game, unless it is a mixture, whose members
+    the match loop seats per game."""
+    if isinstance(agent, SearchAgent):
+        return False
+    return not callable(getattr(agent, "start_game", None)) or callable(getattr(agent, "member_policies", None))
 
 
 def evaluate(

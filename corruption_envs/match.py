@@ -5,8 +5,9 @@ Game g is the deal `env.reset(seed=env_seeds[g])` at `num_players[g]` seats, wit
 index of the agent in that seat: the same deals as playing the games one by one on the AEC env. The
 batch holds up to `batch_size` games at once; at each step every agent decides, in one call, for all the
 games where one of its seats is on turn (`act_batch`, or `act` row by row for an agent without it).
-Agents that plan on the AEC game itself (search bots) or draw a new self per game (mixtures) are
-played game by game by their callers.
+A mixture policy plays one member per game and seat (drawn in game order from its generator), each
+member's rows batched. Agents that plan on the AEC game itself (search bots) are played game by game by
+their callers.
 """
 from __future__ import annotations
 
@@ -43,6 +44,21 @@ def act_rows(agent: Agent, observations: np.ndarray, masks: np.ndarray) -> np.nd
     return np.fromiter((agent.act(o, m) for o, m in zip(observations, masks)), np.int64, len(masks))
 
 
+def seat_members(agents: list[Agent], table: np.ndarray) -> list[Agent]:
+    """Agents with each mixture's members added, `table` (game x seat -> agent index) pointing every
+    mixture seat at the member it draws for that game."""
+    out = list(agents)
+    for k, agent in enumerate(agents):
+        members = getattr(agent, "member_policies", None)
+        if members is None:
+            continue
+        first = len(out)
+        out.extend(members())
+        for g, s in zip(*np.nonzero(table == k)):  # row-major: game by game, seat by seat
+            table[g, s] = first + agent.draw_member()
+    return out
+
+
 def play_match(
     game: str,
     agents: Sequence[Agent],
@@ -64,6 +80,7 @@ def play_match(
         table[g, : len(lineup)] = lineup
     if table.max() >= len(agents) or (table[table >= 0] < 0).any():
         raise ValueError(f"a lineup names an agent index outside 0..{len(agents) - 1}")
+    agents = seat_members(list(agents), table)
     eng = vector.make(game, num_envs=min(batch_size, G), num_players=sorted(set(counts.tolist())),
                       engine=engine, **(env_config or {}))
     eng.queue_deals(env_seeds, counts)

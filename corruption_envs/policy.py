@@ -258,8 +258,24 @@ class MixturePolicy(NumpyPolicy):
 
     def start_game(self) -> None:
         """Draw the member that plays the next game."""
-        self.member = int(self.rng.choice(len(self.members), p=self.weights))
+        self.member = self.draw_member()
         self.layers, self.head = self.members[self.member]
+
+    def draw_member(self) -> int:
+        """A member's index, drawn by weight from this mixture's generator."""
+        return int(self.rng.choice(len(self.members), p=self.weights))
+
+    def member_policies(self) -> list[NumpyPolicy]:
+        """Each member as a policy that plays as this mixture does (sampling from this mixture's
+        generator, with its bound prior bot): the match loop seats member `draw_member()` per game and
+        batches each member's rows."""
+        policies = []
+        for layers, head in self.members:
+            p = NumpyPolicy(layers, head, self.activation, self.meta, self.sample, None, self.prior,
+                            self.prior_weight)
+            p.rng, p.prior_bot, p.temperature = self.rng, self.prior_bot, self.temperature
+            policies.append(p)
+        return policies
 
     def seed(self, seed: int | None) -> None:
         super().seed(seed)

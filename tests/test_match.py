@@ -79,3 +79,23 @@ def test_bad_lineups_and_illegal_moves_are_named():
         play_match("corruption", [Illegal()], [[0, 0, 3]], [1])
     with pytest.raises(IllegalActionError, match="illegal actions in games"):
         play_match("corruption", [Illegal()], [[0, 0, 0]], [1], engine="reference")
+
+
+def test_a_mixture_plays_one_member_per_game_and_seat():
+    from corruption_envs.policy import MixturePolicy
+
+    probe = corruption_envs.env("corruption").unwrapped
+    size, actions = probe.observation_layout.size, probe.num_actions
+    rng = np.random.default_rng(0)
+    members = [([], (rng.normal(size=(size, actions)).astype(np.float32), np.zeros(actions, np.float32)))
+               for _ in range(3)]
+    mixture = MixturePolicy(members, [0.5, 0.3, 0.2], seed=4)
+    copy = MixturePolicy(members, [0.5, 0.3, 0.2], seed=4)
+    lineups = [[0, 1, 1], [1, 0, 0]] * 3
+    results = play_match("corruption", [mixture, Greedy(size, actions, 1)], lineups, list(range(6)))
+    draws = [copy.draw_member() for g, lineup in enumerate(lineups) for s in lineup if s == 0]
+    assert len(set(draws)) > 1 and results.decisions.all()
+    # each mixture seat was played by its own draw: replay game 0 with member draws[0] in seat 0
+    one = MixturePolicy(members, [0.5, 0.3, 0.2], seed=4).member_policies()[draws[0]]
+    again = play_match("corruption", [one, Greedy(size, actions, 1)], [lineups[0]], [0])
+    assert again.ranks[0].tolist() == results.ranks[0].tolist()
