@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from corruption_envs.core.threads import one_blas_thread
+
 # the wrapper as the configs ran it before the batched rollout: 8 games, 256 steps each per rollout
 VARIANTS = {
     "wrapper (dummy, 8 envs)": ["run.vec_env=dummy", "run.n_envs=8", "ppo.n_steps=256"],
@@ -48,6 +50,7 @@ def time_learn(game: str, sets: Sequence[str], steps: int) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    one_blas_thread()
     p = argparse.ArgumentParser(prog="python -m benchmarks.learner_speed", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", nargs="+", default=["corruption", "corruptia", "construction"])

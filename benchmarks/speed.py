@@ -24,6 +24,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from corruption_envs.core.threads import one_blas_thread
+
 TARGET = ("corruption", 2.0)  # corruption env() should run >= 2x texas_holdem_v4 env()
 REFERENCE = "texas_holdem_v4 env()"
 BATCHES = (1, 64, 1024)  # batch sizes of the batched engines' rows (and pgx's)
@@ -265,6 +267,7 @@ def render(results: Sequence[Entry]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    one_blas_thread()
     p = argparse.ArgumentParser(prog="python -m benchmarks.speed", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--seconds", type=float, default=3.0, help="CPU-seconds per entry, over all rounds")

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from corruption_envs.core.threads import one_blas_thread
 from . import checkpoint as ckpt
 from . import config as cfg
 
@@ -308,6 +309,7 @@ def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
+    one_blas_thread()
     args = parse_args(argv)
     try:
         if args.backend == "rllib" and args.resume:
