@@ -77,15 +77,16 @@ class BatchedSelfPlayVecEnv(VecEnv):
                                lambda: make_agent(spec, self.envs[n], seed=int(self.rng.integers(2**31))))
 
     def _member(self, snap: Any, member: int, n: int) -> int:
-        """A snapshot's member as a sampling policy (bound at n seats, for a policy with a prior)."""
+        """A snapshot's member as a sampling policy: one for every player count (its rows batched
+        together), or one per count for a policy whose prior bot is made per count."""
         def build() -> NumpyPolicy:
             p = snap.policy
             layers, head = p.members[member] if hasattr(p, "members") else (p.layers, p.head)
             policy = NumpyPolicy(layers, head, p.activation, p.meta, sample=True,
                                  seed=int(self.rng.integers(2**63)), prior=p.prior, prior_weight=p.prior_weight)
             policy.temperature = p.temperature
-            return policy.bind(self.envs[n], seed=int(self.rng.integers(2**31)))
-        return self._actor_for(("self", snap.ident, member, n), build)
+            return policy.bind(self.envs[n], seed=int(self.rng.integers(2**31))) if p.prior else policy
+        return self._actor_for(("self", snap.ident, member, n if snap.policy.prior else None), build)
 
     def _seat_opponents(self, row: int) -> None:
         """Draw the learner's seat and every other seat's opponent for the new game in `row`."""
