@@ -18,7 +18,9 @@ from typing import Any, Sequence
 from .engine import Batch, VectorEngine
 
 # game name -> "module:class" of its batched engine (code registers engines, never a file)
-ENGINES: dict[str, str] = {}
+ENGINES: dict[str, str] = {
+    "corruptia": "corruption_envs.vector.corruptia:CorruptiaEngine",
+}
 
 
 def engine_class(game: str) -> type[VectorEngine]:
