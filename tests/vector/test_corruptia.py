@@ -1,0 +1,137 @@
+"""Corruptia's batched engine is the AEC rules: the same games, decision by decision, from seeds and from
+the positions the rule tests build (driver: benchmarks/differential_corruptia.py)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from benchmarks.differential_corruptia import Mismatch, _Pair, compare_from, compare_games  # noqa: E402
+from corruption_envs.corruptia.codec import BLACKMAIL, OFFER, VOTE0  # noqa: E402
+from corruption_envs.corruptia.state import (  # noqa: E402
+    ABSENT, CRONY, DISCARD, NEGOTIATE, NO, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE, WORKER, YES,
+)
+from corruption_envs.corruptia.tables import REVOLUTION  # noqa: E402
+from corruption_envs.vector.corruptia import CorruptiaEngine, _draw, pcg64_words  # noqa: E402
+from tests.corruptia.helpers import cell_action, game, legal, pass_all, propose, worker_from  # noqa: E402
+from tests.corruptia.test_proposal import NEW_CULTURE, culture_example  # noqa: E402
+
+
+def test_the_kernels_draw_what_numpys_generator_draws():
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        rng.permutation(90)  # leaves PCG64 with a buffered half-word, as a game's setup can
+        words = pcg64_words(rng)
+        for k in range(200):
+            high = (6, 2, 3, 5, 1 << 31)[k % 5]
+            assert _draw(words, high) == rng.integers(high), (seed, k)
+        assert np.array_equal(words, pcg64_words(rng))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, (3, 4, 5)])
+def test_random_play_is_the_aec_game(players):
+    assert compare_games(100, players, seed=11, play="random") > 100 * 100
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, (3, 4, 5)])
+def test_heuristic_play_is_the_aec_game(players):
+    assert compare_games(50, players, seed=12, play="heuristic") > 50 * 100
+
+
+@pytest.mark.parametrize("reward", ["win", "rank", "score"])
+def test_games_without_vote_offers_and_every_reward_mode_are_the_aec_games(reward):
+    assert compare_games(300, (3, 4, 5), seed=13, play="random", vote_offers=False, reward=reward) > 300 * 100
+    assert compare_games(30, (3, 4, 5), seed=14, play="heuristic", vote_offers=False, reward=reward) > 0
+
+
+def crafted_states() -> list:
+    """Positions the rule tests build (tests/corruptia/), at every phase that decides."""
+    states = []
+    rules, s = culture_example()  # the seed's example table and hand
+    states.append(s.copy())
+    rules.apply(s, NEW_CULTURE)
+    rules.apply(s, cell_action(rules, 0, -2))
+    rules.apply(s, worker_from(rules, s, 1, -1))  # an official proposed: its bill shows the interview
+    assert s.phase == WORKER
+    states.append(s)
+    for n in (3, 4, 5):
+        rules, s = game(n, seed=n)
+        s.tokens = [40, 0, 1, 29, 2][:n]  # tokens past the observation's cap, none, one
+        propose(rules, s)
+        assert s.phase == NEGOTIATE
+        states.append(s.copy())
+        if BLACKMAIL[1, NO] in legal(rules, s):
+            rules.apply(s, BLACKMAIL[1, NO])
+        rules.apply(s, OFFER[1, CRONY, YES] if OFFER[1, CRONY, YES] in legal(rules, s) else OFFER[2, TOKEN, NO])
+        states.append(s.copy())
+        pass_all(rules, s)
+        assert s.phase == VOTE
+        s.die = REVOLUTION
+        rules.apply(s, VOTE0 + YES)
+        rules.apply(s, VOTE0 + ABSENT)
+        states.append(s.copy())  # a vote under way, one seat absent
+    rules, s = game(4, seed=5)
+    s.tokens = [1, 1, 1, 1]
+    propose(rules, s)
+    pass_all(rules, s)
+    q = s.proposer
+    for v in (YES, NO, YES):
+        rules.apply(s, VOTE0 + v)
+    states.append(s.copy())  # the last voter can tie the vote: the coin decides
+    rules.apply(s, VOTE0 + ABSENT)
+    assert s.phase == SWAP_GIVE and s.actor == (q + 3) % 4
+    states.append(s.copy())
+    rules.apply(s, s.hands[s.actor][0])
+    assert s.phase == SWAP_TAKE
+    states.append(s)
+    rules, s = game(4, seed=7)  # no legal proposal (test_proposal.py)
+    s.reserve[s.proposer] = 0
+    for c in rules.grid.triangle:
+        s.officials[c] = 0
+    rules._start_turn(s)
+    assert s.phase == DISCARD
+    states.append(s)
+    return states
+
+
+@pytest.mark.parametrize("play", ["random", "heuristic"])
+def test_crafted_positions_play_on_as_the_aec_games(play):
+    states = crafted_states()
+    assert compare_from(states, seed=15, play=play) > len(states) * 20
+
+
+def test_positions_from_the_middle_of_random_games_play_on_as_the_aec_games():
+    states = []
+    rng = np.random.default_rng(16)
+    for k in range(30):
+        rules, s = game(3 + k % 3, seed=100 + k)
+        for _ in range(int(rng.integers(1, 250))):
+            moves = legal(rules, s)
+            rules.apply(s, moves[rng.integers(len(moves))])
+            if rules.current_player(s) < 0:
+                break
+        if rules.current_player(s) >= 0:
+            states.append(s)
+    assert compare_from(states, seed=16) > 0
+
+
+def test_a_difference_is_named_by_row_decision_count_and_feature():
+    rules, s = game(4, seed=3)
+    richer = s.copy()
+    richer.tokens[2] += 1  # one more token for seat 2, on the AEC side only
+    pair = _Pair(2, [4], seed=0, config={})
+    pair.reset()
+    pair.engine.load(1, s)
+    pair.reference.load(1, richer)
+    k = (2 - s.actor) % 4  # seat 2 as the acting seat sees it
+    with pytest.raises(Mismatch, match=rf"row 1, decision 0, 4 players: observation differs at players\[{k}, 1\]"):
+        pair.check(np.ones(2, bool))
+    pair.reference.load(1, s)
+    pair.check(np.ones(2, bool))
+
+
+def test_load_refuses_what_it_cannot_play_on():
+    engine = CorruptiaEngine(1, num_players=4, seed=0)
+    with pytest.raises(ValueError, match="this engine plays"):
+        engine.load(0, game(5)[1])
