@@ -58,6 +58,10 @@ INCOME_A = np.array(INCOME, np.int64)
 NEED_A = np.array(NEED, np.int64)  # (card, income 0..3): jobs of each income, index 0 unused
 NEIGHBOURS = BOARD.neighbour_array  # (cell, direction) -> cell or -1
 OPPOSITE_A = np.array(OPPOSITE, np.int64)
+# seat arithmetic as tables (a kernel's % is a division): AFTER[n, p, k] = (p + k) % n, the seat k
+# places after p; REL[n, me, q] = (q - me) % n, seat q as seat `me` sees it
+AFTER = np.array([[[(p + k) % max(n, 1) for k in range(P)] for p in range(P)] for n in range(P + 1)], np.int64)
+REL = np.array([[[(q - me) % max(n, 1) for q in range(P)] for me in range(P)] for n in range(P + 1)], np.int64)
 TRIANGLE_CELLS = np.array(BOARD.triangle, np.int64)
 COORDS = np.array([scaled_coords(r, c) for r, c in BOARD.coords], np.float32)  # a slot's row, column
 BLACKMAIL_A = np.full((P, 2), -1, np.int64)  # (offset, demand) -> action
@@ -280,7 +284,7 @@ def _bill_fits(st, i, card, cronies):  # pragma: no cover - compiled
 # --- the turn ----------------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def _proposer(ints, i):  # pragma: no cover - compiled
-    return (ints[i, I_PRESIDENT] + ints[i, I_TURN]) % ints[i, I_N]
+    return AFTER[ints[i, I_N], ints[i, I_PRESIDENT], ints[i, I_TURN]]
 
 
 @nb.njit(cache=True)
@@ -323,7 +327,7 @@ def _start_round(st, i):  # pragma: no cover - compiled
     ints, seat, cards = st[0], st[1], st[4]
     n = ints[i, I_N]
     for k in range(n):  # the President deals two to everyone, themselves included
-        p = (ints[i, I_PRESIDENT] + k) % n
+        p = AFTER[n, ints[i, I_PRESIDENT], k]
         for _ in range(DEAL_PER_ROUND):
             cards[i, C_LOC, _pop(st, i)] = p
         seat[i, SE_HAND, p] += DEAL_PER_ROUND
@@ -345,7 +349,7 @@ def _end_turn(st, i):  # pragma: no cover - compiled
         ints[i, I_PHASE] = OVER
         ints[i, I_ACTOR] = -1
         return
-    ints[i, I_PRESIDENT] = (ints[i, I_PRESIDENT] + 1) % ints[i, I_N]  # the token passes left
+    ints[i, I_PRESIDENT] = AFTER[ints[i, I_N], ints[i, I_PRESIDENT], 1]  # the token passes left
     _start_round(st, i)
 
 
@@ -372,7 +376,7 @@ def _negotiation_moves(st, i, p, offers_on, m, mark):  # pragma: no cover - comp
     n = ints[i, I_N]
     found = False
     for k in range(1, n):
-        t = (p + k) % n
+        t = AFTER[n, p, k]
         # one blackmail per target per turn; none on a player without tokens
         if held[i, p, t] and seat[i, SE_TOKENS, t] > 0 and seat[i, SE_BLACKMAILER, t] < 0:
             if not mark:
@@ -383,7 +387,7 @@ def _negotiation_moves(st, i, p, offers_on, m, mark):  # pragma: no cover - comp
     if offers_on:
         crony, token = _spare(st, i, p)
         for k in range(1, n):
-            t = (p + k) % n
+            t = AFTER[n, p, k]
             if offer[i, p, t] != NO_OFFER:
                 continue
             for item in range(2):
@@ -406,7 +410,7 @@ def _skip_forced_passes(st, i, offers_on):  # pragma: no cover - compiled
         if ints[i, I_PASSES] >= n:
             _start_vote(ints, i)
             return
-        ints[i, I_ACTOR] = (ints[i, I_ACTOR] + 1) % n
+        ints[i, I_ACTOR] = AFTER[n, ints[i, I_ACTOR], 1]
 
 
 @nb.njit(cache=True)
@@ -475,7 +479,7 @@ def _resolve(st, i):  # pragma: no cover - compiled
         seat[i, SE_TOKENS, q] = max(0, seat[i, SE_TOKENS, q] + change)
     queue = 0
     for k in range(n):
-        q = (p + k) % n
+        q = AFTER[n, p, k]
         if seat[i, SE_VOTE, q] == ABSENT:
             seat[i, SE_QUEUE, queue] = q
             queue += 1
@@ -544,7 +548,7 @@ def _negotiate(st, i, p, action, offers_on):  # pragma: no cover - compiled
     ints, seat, held, offer = st[0], st[1], st[2], st[3]
     n = ints[i, I_N]
     kind, offset = NEGOTIATION[action, 0], NEGOTIATION[action, 1]
-    t = (p + offset) % n
+    t = AFTER[n, p, offset]
     if kind == 0:
         ints[i, I_PASSES] += 1
     elif kind == 1:
@@ -558,7 +562,7 @@ def _negotiate(st, i, p, action, offers_on):  # pragma: no cover - compiled
     if ints[i, I_PASSES] >= n:
         _start_vote(ints, i)
         return
-    ints[i, I_ACTOR] = (p + 1) % n
+    ints[i, I_ACTOR] = AFTER[n, p, 1]
     _skip_forced_passes(st, i, offers_on)
 
 
@@ -586,7 +590,7 @@ def _apply(st, i, action, offers_on):  # pragma: no cover - compiled
         _negotiate(st, i, p, action, offers_on)
     elif phase == VOTE:
         seat[i, SE_VOTE, p] = action - VOTE0
-        ints[i, I_ACTOR] = (p + 1) % ints[i, I_N]
+        ints[i, I_ACTOR] = AFTER[ints[i, I_N], p, 1]
         if ints[i, I_ACTOR] == _proposer(ints, i):
             _resolve(st, i)
     elif phase == SWAP_GIVE:
@@ -666,22 +670,23 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
     phase = ints[i, I_PHASE]
     live = phase != OVER
     obs[O_PHASE + phase] = 1.0
-    obs[O_PRESIDENT + (ints[i, I_PRESIDENT] - me + n) % n] = 1.0
+    rel = REL[n, me]
+    obs[O_PRESIDENT + rel[ints[i, I_PRESIDENT]]] = 1.0
     obs[O_LAST_RESULT + ints[i, I_RESULT]] = 1.0
     if live:
         obs[O_ROUND + ints[i, I_ROUND]] = 1.0
         obs[O_TURN + ints[i, I_TURN]] = 1.0
         obs[O_DIE + ints[i, I_DIE]] = 1.0
-        obs[O_ACTOR + (ints[i, I_ACTOR] - me + n) % n] = 1.0
-        obs[O_PROPOSER + (_proposer(ints, i) - me + n) % n] = 1.0
+        obs[O_ACTOR + rel[ints[i, I_ACTOR]]] = 1.0
+        obs[O_PROPOSER + rel[_proposer(ints, i)]] = 1.0
     voting = phase == VOTE
     for k in range(n):
-        q = (me + k) % n
+        q = AFTER[n, me, k]
         cards_held = 0
         for j in range(n):
             if held[i, q, j]:
                 cards_held += 1
-                obs[O_HELD + k * P + (j - me + n) % n] = 1.0
+                obs[O_HELD + k * P + rel[j]] = 1.0
         base = O_PLAYERS + k * PLAYER_FEATURES
         obs[base] = 1.0
         obs[base + 1] = min(seat[i, SE_TOKENS, q] / TOKENS_SCALE, 1.0)
@@ -700,7 +705,7 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
             obs[O_DISCARD + c] = 1.0
         seen = cards[i, C_KNOWN, c]
         if seen >= 0 and seen != me:  # row k - 1: the cards seen taken by the seat k after me
-            obs[O_KNOWN + ((seen - me + n) % n - 1) * NUM_CARDS + c] = 1.0
+            obs[O_KNOWN + (rel[seen] - 1) * NUM_CARDS + c] = 1.0
         if cards[i, C_RETURNED, c]:
             obs[O_RETURNED + c] = 1.0
     for d in range(NUM_DEPTS):
@@ -710,12 +715,12 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
         for t in range(n):
             f = seat[i, SE_BLACKMAILER, t]
             if f >= 0:
-                obs[O_BLACKMAIL + (((f - me + n) % n) * P + (t - me + n) % n) * 2 + seat[i, SE_DEMAND, t]] = 1.0
+                obs[O_BLACKMAIL + (rel[f] * P + rel[t]) * 2 + seat[i, SE_DEMAND, t]] = 1.0
         for f in range(n):
             for t in range(n):
                 o = offer[i, f, t]
                 if o != NO_OFFER:
-                    obs[O_OFFERS + (((f - me + n) % n) * P + (t - me + n) % n) * 4 + o] = 1.0
+                    obs[O_OFFERS + (rel[f] * P + rel[t]) * 4 + o] = 1.0
         c = ints[i, I_BILL]
         if c >= 0:
             obs[O_PROPOSAL + DEPT_A[c]] = 1.0
@@ -725,11 +730,8 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
                 obs[O_PROPOSAL + 11 + x] = ints[i, I_NEED + x + 1] / 3.0
             obs[O_PROPOSAL + 14] = ints[i, I_CRONIES] / 3.0
             obs[O_PROPOSAL + 15] = ints[i, I_WORKERS] / 3.0
-    rows = min(ints[i, I_PLACED] + 1, MAX_SLOTS)  # the slots after these are empty
-    for k in range(rows):
-        base = O_BILLS + k * SLOT_FEATURES
-        for x in range(SLOT_FEATURES):
-            obs[base + x] = slots[i, k, x]
+    size = min(ints[i, I_PLACED] + 1, MAX_SLOTS) * SLOT_FEATURES  # the slots after these are empty
+    obs[O_BILLS:O_BILLS + size] = slots[i].ravel()[:size]
 
 
 @nb.njit(cache=True)
