@@ -40,7 +40,7 @@ from ..corruptia.state import (
     CorruptiaState,
 )
 from ..corruptia.tables import (
-    CARDS_REMOVED, CRONIES_EACH, CRONY_POINTS, DEAL_PER_ROUND, DEPT, DIE_FACES, DISCARD_PER_ROUND, INCOME,
+    CARDS_PER_DEPT, CARDS_REMOVED, CRONIES_EACH, CRONY_POINTS, DEAL_PER_ROUND, DEPT, DIE_FACES, DISCARD_PER_ROUND, INCOME,
     NEED, NUM_CARDS, NUM_DEPTS, NUM_ROUNDS, OFFICIALS_PER_START_BILL, REVOLUTION, START_HAND,
     TOKEN_POINTS, TRIANGLE_SIZE, WORKERS_PER_BILL,
 )
@@ -87,6 +87,10 @@ _LAYOUT = Observer(CorruptiaRules(CorruptiaRules.make_config(num_players=P))).la
     "discard_zone", "known_hands", "returned_at_setup", "players", "blackmail_held", "blackmail_now",
     "offers_now", "last_votes", "last_result", "proposal", "department_values", "bills"))
 PLAYER_FEATURES = _LAYOUT.shapes["players"][1]
+# _write_observation zeroes two runs of one-hot pieces and writes every other piece whole
+assert (O_HAND, O_HELD, O_PROPOSAL) == (_LAYOUT["actor"].stop, _LAYOUT["players"].stop,
+                                        _LAYOUT["last_result"].stop), "the observation layout changed"
+assert (O_VALUES, O_BILLS) == (_LAYOUT["proposal"].stop, _LAYOUT["department_values"].stop)
 
 # --- the row state's layout ----------------------------------------------------------------------------
 # ints[i, ...]: the scalars of game i
@@ -95,7 +99,8 @@ PLAYER_FEATURES = _LAYOUT.shapes["players"][1]
 I_NEED = 19  # 4 entries: open jobs by income (index 0 unused)
 I_PENDING = I_NEED + 4  # 6 entries: officials proposed from the neighbour in each direction
 I_VALUES = I_PENDING + NUM_DIRS  # 5 entries: department values
-NUM_INTS = I_VALUES + NUM_DEPTS
+I_SHOWN = I_VALUES + NUM_DEPTS  # bill-slot floats the observation row shows (those after are zero)
+NUM_INTS = I_SHOWN + 1
 # seat[i, ..., q]: per-seat vectors
 SE_TOKENS, SE_RESERVE, SE_HAND, SE_VOTE, SE_LAST_VOTE, SE_BLACKMAILER, SE_DEMAND, SE_QUEUE = range(8)
 NUM_SEAT = 8
@@ -663,14 +668,17 @@ def _write_mask(st, i, offers_on, m):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
-    """Observer.observe(state, me) into the batch row obs: zeroed, then its nonzero entries."""
+    """Observer.observe(state, me) into the batch row obs. The card pieces, players, proposal, values
+    and the bill slots shown are written whole (loops the compiler vectorises); the pieces of a few
+    one-hot entries are zeroed, then set; slots beyond those shown are zero already (or zeroed here)."""
     ints, seat, held, offer, cards, slots = st[0], st[1], st[2], st[3], st[4], st[8]
-    obs[:] = 0.0
     n = ints[i, I_N]
     phase = ints[i, I_PHASE]
     live = phase != OVER
-    obs[O_PHASE + phase] = 1.0
     rel = REL[n, me]
+    obs[O_PHASE:O_HAND] = 0.0
+    obs[O_HELD:O_PROPOSAL] = 0.0
+    obs[O_PHASE + phase] = 1.0
     obs[O_PRESIDENT + rel[ints[i, I_PRESIDENT]]] = 1.0
     obs[O_LAST_RESULT + ints[i, I_RESULT]] = 1.0
     if live:
@@ -680,14 +688,17 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
         obs[O_ACTOR + rel[ints[i, I_ACTOR]]] = 1.0
         obs[O_PROPOSER + rel[_proposer(ints, i)]] = 1.0
     voting = phase == VOTE
-    for k in range(n):
+    for k in range(P):
+        base = O_PLAYERS + k * PLAYER_FEATURES
+        if k >= n:
+            obs[base:base + PLAYER_FEATURES] = 0.0
+            continue
         q = AFTER[n, me, k]
         cards_held = 0
         for j in range(n):
             if held[i, q, j]:
                 cards_held += 1
                 obs[O_HELD + k * P + rel[j]] = 1.0
-        base = O_PLAYERS + k * PLAYER_FEATURES
         obs[base] = 1.0
         obs[base + 1] = min(seat[i, SE_TOKENS, q] / TOKENS_SCALE, 1.0)
         obs[base + 2] = seat[i, SE_RESERVE, q] / 15.0
@@ -696,21 +707,24 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
         obs[base + 5] = 1.0 if voting and seat[i, SE_VOTE, q] >= 0 else 0.0
         v = seat[i, SE_LAST_VOTE, q]
         obs[O_LAST_VOTES + k * 4 + (3 if v < 0 else v)] = 1.0
-    for c in range(NUM_CARDS):
-        where = cards[i, C_LOC, c]
-        if where == me:
-            obs[O_HAND + c] = 1.0
-            obs[O_BY_DEPT + DEPT_A[c]] += 1.0  # a count, divided below
-        elif where == IN_DISCARD:
-            obs[O_DISCARD + c] = 1.0
-        seen = cards[i, C_KNOWN, c]
-        if seen >= 0 and seen != me:  # row k - 1: the cards seen taken by the seat k after me
-            obs[O_KNOWN + (rel[seen] - 1) * NUM_CARDS + c] = 1.0
-        if cards[i, C_RETURNED, c]:
-            obs[O_RETURNED + c] = 1.0
+    loc, known, returned = cards[i, C_LOC], cards[i, C_KNOWN], cards[i, C_RETURNED]
     for d in range(NUM_DEPTS):
-        obs[O_BY_DEPT + d] = obs[O_BY_DEPT + d] / MAX_HAND
+        count = 0
+        for c in range(d * CARDS_PER_DEPT, (d + 1) * CARDS_PER_DEPT):
+            mine = loc[c] == me
+            count += mine
+            obs[O_HAND + c] = 1.0 if mine else 0.0
+        obs[O_BY_DEPT + d] = count / MAX_HAND
         obs[O_VALUES + d] = min(ints[i, I_VALUES + d] / VALUE_SCALE, 1.0)
+    for c in range(NUM_CARDS):
+        obs[O_DISCARD + c] = 1.0 if loc[c] == IN_DISCARD else 0.0
+        obs[O_RETURNED + c] = returned[c]
+    for k in range(1, P):  # row k - 1: the cards seen taken by the seat k places after me
+        row = O_KNOWN + (k - 1) * NUM_CARDS
+        q = AFTER[n, me, k] if k < n else -2  # -2: no seat (known is -1 or a seat)
+        for c in range(NUM_CARDS):
+            obs[row + c] = 1.0 if known[c] == q else 0.0
+    obs[O_PROPOSAL:O_VALUES] = 0.0
     if live:
         for t in range(n):
             f = seat[i, SE_BLACKMAILER, t]
@@ -732,6 +746,9 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
             obs[O_PROPOSAL + 15] = ints[i, I_WORKERS] / 3.0
     size = min(ints[i, I_PLACED] + 1, MAX_SLOTS) * SLOT_FEATURES  # the slots after these are empty
     obs[O_BILLS:O_BILLS + size] = slots[i].ravel()[:size]
+    if ints[i, I_SHOWN] > size:  # a new game, or a row loaded: slots of the last one may show
+        obs[O_BILLS + size:O_BILLS + ints[i, I_SHOWN]] = 0.0
+    ints[i, I_SHOWN] = size
 
 
 @nb.njit(cache=True)
@@ -786,6 +803,7 @@ def _start_kernel(st, rows, counts, decks, deck_sizes, boxes, returned, triangle
         for k in range(ints[i, I_PLACED]):  # clear the last game's table
             cell_slot[i, table[i, T_CELL, k]] = -1
         ints[i, :] = 0
+        ints[i, I_SHOWN] = MAX_SLOTS * SLOT_FEATURES  # the last game's slots may show in the row
         seat[i, :, :] = 0
         held[i, :, :] = 0
         offer[i, :, :] = NO_OFFER
@@ -941,6 +959,7 @@ class CorruptiaEngine(VectorEngine):
         for k in range(ints[i, I_PLACED]):
             cell_slot[i, table[i, T_CELL, k]] = -1
         ints[i] = 0
+        ints[i, I_SHOWN] = MAX_SLOTS * SLOT_FEATURES  # the last game's slots may show in the row
         for field, value in ((I_N, s.n), (I_PHASE, s.phase), (I_ACTOR, s.actor), (I_ROUND, s.round),
                              (I_TURN, s.turn), (I_PRESIDENT, s.president), (I_DIE, s.die),
                              (I_BILL, s.bill), (I_CELL, s.cell), (I_CRONIES, s.pending_cronies),
