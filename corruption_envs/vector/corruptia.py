@@ -63,6 +63,7 @@ OPPOSITE_A = np.array(OPPOSITE, np.int64)
 AFTER = np.array([[[(p + k) % max(n, 1) for k in range(P)] for p in range(P)] for n in range(P + 1)], np.int64)
 REL = np.array([[[(q - me) % max(n, 1) for q in range(P)] for me in range(P)] for n in range(P + 1)], np.int64)
 TRIANGLE_CELLS = np.array(BOARD.triangle, np.int64)
+CARDS_REMOVED_A = np.array([CARDS_REMOVED.get(n, 0) for n in range(P + 1)], np.int64)
 COORDS = np.array([scaled_coords(r, c) for r, c in BOARD.coords], np.float32)  # a slot's row, column
 BLACKMAIL_A = np.full((P, 2), -1, np.int64)  # (offset, demand) -> action
 OFFER_A = np.full((P, 2, 2), -1, np.int64)  # (offset, item, vote) -> action
@@ -100,7 +101,9 @@ I_NEED = 19  # 4 entries: open jobs by income (index 0 unused)
 I_PENDING = I_NEED + 4  # 6 entries: officials proposed from the neighbour in each direction
 I_VALUES = I_PENDING + NUM_DIRS  # 5 entries: department values
 I_SHOWN = I_VALUES + NUM_DEPTS  # bill-slot floats the observation row shows (those after are zero)
-NUM_INTS = I_SHOWN + 1
+I_ALLOWED = I_SHOWN + 1  # actions the mask row allows (listed in allowed[i])
+NUM_INTS = I_ALLOWED + 1
+MAX_LEGAL = NUM_CARDS + 1 + MAX_SLOTS * NUM_DIRS  # cards and keep, or candidate cells: the most at once
 # seat[i, ..., q]: per-seat vectors
 SE_TOKENS, SE_RESERVE, SE_HAND, SE_VOTE, SE_LAST_VOTE, SE_BLACKMAILER, SE_DEMAND, SE_QUEUE = range(8)
 NUM_SEAT = 8
@@ -114,6 +117,12 @@ M32 = np.uint64(0xFFFFFFFF)
 U32 = np.uint64(32)
 PCG_MUL_HI = np.uint64(0x2360ED051FC65DA4)  # PCG's default 128-bit multiplier
 PCG_MUL_LO = np.uint64(0x4385DF649FCCF645)
+# numpy's SeedSequence constants (numpy/random/bit_generator.pyx)
+SEED_POOL = 4
+SEED_INIT_A, SEED_MULT_A = np.uint64(0x43B0D7E5), np.uint64(0x931E8875)
+SEED_INIT_B, SEED_MULT_B = np.uint64(0x8B51F9DD), np.uint64(0x58F38DED)
+SEED_MIX_L, SEED_MIX_R = np.uint64(0xCA01F9DD), np.uint64(0x4973F715)
+U16 = np.uint64(16)
 KEY_SHIFT = 20  # final key (score, tokens) as score << 20 | tokens: tokens stay far below 2**20
 
 
@@ -163,6 +172,74 @@ def _draw(r, high):  # pragma: no cover - compiled
             m = _next32(r) * span
             left = m & M32
     return np.int64(m >> U32)
+
+
+@nb.njit(cache=True)
+def _interval(r, high):  # pragma: no cover - compiled
+    """numpy's random_interval(high) for high < 2**32: masked rejection, the draw of shuffle()."""
+    if high == 0:
+        return 0
+    bound = np.uint64(high)
+    mask = bound
+    for shift in (1, 2, 4, 8, 16):
+        mask |= mask >> np.uint64(shift)
+    value = _next32(r) & mask
+    while value > bound:
+        value = _next32(r) & mask
+    return np.int64(value)
+
+
+@nb.njit(cache=True)
+def _shuffle(r, cards, size):  # pragma: no cover - compiled
+    """Generator.shuffle of cards[:size] (Fisher-Yates from the end, as numpy does it)."""
+    for k in range(size - 1, 0, -1):
+        j = _interval(r, k)
+        cards[k], cards[j] = cards[j], cards[k]
+
+
+@nb.njit(cache=True, inline="always")
+def _hashmix(value, h):  # pragma: no cover - compiled
+    """SeedSequence's hashmix: (mixed value, next hash constant), in 32-bit arithmetic."""
+    value = (value ^ h) & M32
+    h = (h * SEED_MULT_A) & M32
+    value = (value * h) & M32
+    return value ^ (value >> U16), h
+
+
+@nb.njit(cache=True)
+def _seed_pcg64(seed, r):  # pragma: no cover - compiled
+    """r = the PCG64 state of np.random.default_rng(seed) for 0 <= seed < 2**63: numpy's SeedSequence
+    (a pool of four 32-bit words, hashed and mixed) then PCG64's seeding (pcg_setseq_128_srandom_r)."""
+    s = np.uint64(seed)
+    words = (s & M32, s >> U32)
+    count = 2 if words[1] else 1  # the seed's 32-bit words, least significant first
+    pool = np.zeros(SEED_POOL, np.uint64)
+    h = SEED_INIT_A
+    for k in range(SEED_POOL):
+        pool[k], h = _hashmix(words[k] if k < count else np.uint64(0), h)
+    for src in range(SEED_POOL):
+        for dst in range(SEED_POOL):
+            if src != dst:
+                v, h = _hashmix(pool[src], h)
+                mixed = (SEED_MIX_L * pool[dst] - SEED_MIX_R * v) & M32
+                pool[dst] = mixed ^ (mixed >> U16)
+    out = np.zeros(8, np.uint64)  # generate_state(4, uint64) as 8 words of 32 bits
+    h = SEED_INIT_B
+    for k in range(8):
+        v = (pool[k % SEED_POOL] ^ h) & M32
+        h = (h * SEED_MULT_B) & M32
+        v = (v * h) & M32
+        out[k] = v ^ (v >> U16)
+    state_hi, state_lo = out[0] | (out[1] << U32), out[2] | (out[3] << U32)
+    inc_hi, inc_lo = out[4] | (out[5] << U32), out[6] | (out[7] << U32)
+    r[2] = (inc_hi << np.uint64(1)) | (inc_lo >> np.uint64(63))
+    r[3] = (inc_lo << np.uint64(1)) | np.uint64(1)
+    r[0] = r[1] = r[4] = r[5] = np.uint64(0)
+    _pcg64_next(r)
+    low = r[1] + state_lo
+    r[0] = r[0] + state_hi + (np.uint64(1) if low < r[1] else np.uint64(0))
+    r[1] = low
+    _pcg64_next(r)
 
 
 # --- the table ---------------------------------------------------------------------------------------
@@ -376,7 +453,7 @@ def _spare(st, i, p):  # pragma: no cover - compiled
 @nb.njit(cache=True)
 def _negotiation_moves(st, i, p, offers_on, m, mark):  # pragma: no cover - compiled
     """rules._negotiation_moves: whether p has a blackmail or an offer to make; with `mark`, all of
-    them are set in the mask row m (else m is not touched and the first one found answers)."""
+    them are allowed in the mask row m (else m is not touched and the first one found answers)."""
     ints, seat, held, offer = st[0], st[1], st[2], st[3]
     n = ints[i, I_N]
     found = False
@@ -387,8 +464,8 @@ def _negotiation_moves(st, i, p, offers_on, m, mark):  # pragma: no cover - comp
             if not mark:
                 return True
             found = True
-            m[BLACKMAIL_A[k, YES]] = 1
-            m[BLACKMAIL_A[k, NO]] = 1
+            _allow(st, i, m, BLACKMAIL_A[k, YES])
+            _allow(st, i, m, BLACKMAIL_A[k, NO])
     if offers_on:
         crony, token = _spare(st, i, p)
         for k in range(1, n):
@@ -400,8 +477,8 @@ def _negotiation_moves(st, i, p, offers_on, m, mark):  # pragma: no cover - comp
                     if not mark:
                         return True
                     found = True
-                    m[OFFER_A[k, item, YES]] = 1
-                    m[OFFER_A[k, item, NO]] = 1
+                    _allow(st, i, m, OFFER_A[k, item, YES])
+                    _allow(st, i, m, OFFER_A[k, item, NO])
     return found
 
 
@@ -410,7 +487,7 @@ def _skip_forced_passes(st, i, offers_on):  # pragma: no cover - compiled
     """A player whose only move is to pass passes without being asked."""
     ints = st[0]
     n = ints[i, I_N]
-    while not _negotiation_moves(st, i, ints[i, I_ACTOR], offers_on, st[11], False):
+    while not _negotiation_moves(st, i, ints[i, I_ACTOR], offers_on, st[12], False):
         ints[i, I_PASSES] += 1
         if ints[i, I_PASSES] >= n:
             _start_vote(ints, i)
@@ -620,9 +697,22 @@ def _apply(st, i, action, offers_on):  # pragma: no cover - compiled
 
 
 # --- what the acting seat sees and may do --------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def _allow(st, i, m, action):  # pragma: no cover - compiled
+    """Mark `action` legal in the mask row m, noting it so the next decision clears only these."""
+    ints, allowed = st[0], st[11]
+    m[action] = 1
+    allowed[i, ints[i, I_ALLOWED]] = action
+    ints[i, I_ALLOWED] += 1
+
+
 @nb.njit(cache=True)
 def _write_mask(st, i, offers_on, m):  # pragma: no cover - compiled
-    """rules.legal_mask into the zeroed row m."""
+    """rules.legal_mask into the mask row m, after clearing the actions the row's last mask allowed."""
+    allowed = st[11]
+    for k in range(st[0][i, I_ALLOWED]):
+        m[allowed[i, k]] = 0
+    st[0][i, I_ALLOWED] = 0
     ints, seat, cards, table, cell_slot, cand = st[0], st[1], st[4], st[6], st[7], st[9]
     p = ints[i, I_ACTOR]
     phase = ints[i, I_PHASE]
@@ -630,12 +720,12 @@ def _write_mask(st, i, offers_on, m):  # pragma: no cover - compiled
     if phase == BILL:
         for c in range(NUM_CARDS):
             if cards[i, C_LOC, c] == p and _bill_fits(st, i, c, reserve):
-                m[c] = 1
+                _allow(st, i, m, c)
     elif phase == CELL:
         bill = ints[i, I_BILL]
         for c in range(ints[i, I_CANDIDATES]):
             if _deficit(bill, cand[i, c, 1], cand[i, c, 2], cand[i, c, 3]) <= reserve:
-                m[CELL0 + cand[i, c, 0]] = 1
+                _allow(st, i, m, CELL0 + cand[i, c, 0])
     elif phase == WORKER:
         cell = ints[i, I_CELL]
         for d in range(NUM_DIRS):
@@ -644,26 +734,27 @@ def _write_mask(st, i, offers_on, m):  # pragma: no cover - compiled
                 k = cell_slot[i, j]
                 if ints[i, I_NEED + INCOME_A[table[i, T_CARD, k]]] > 0 and \
                         table[i, T_OFFICIALS, k] > ints[i, I_PENDING + d]:
-                    m[WORKER0 + d] = 1
+                    _allow(st, i, m, WORKER0 + d)
         if reserve > 0:
-            m[WORKER0 + CRONY_WORKER] = 1
+            _allow(st, i, m, WORKER0 + CRONY_WORKER)
     elif phase == NEGOTIATE:
-        m[PASS_ACTION] = 1
+        _allow(st, i, m, PASS_ACTION)
         _negotiation_moves(st, i, p, offers_on, m, True)
     elif phase == VOTE:
-        m[VOTE0 + YES] = m[VOTE0 + NO] = 1
+        _allow(st, i, m, VOTE0 + YES)
+        _allow(st, i, m, VOTE0 + NO)
         if seat[i, SE_TOKENS, p] > 0:  # only those with tokens can be absent
-            m[VOTE0 + ABSENT] = 1
+            _allow(st, i, m, VOTE0 + ABSENT)
     elif phase == SWAP_GIVE or phase == DISCARD:
         for c in range(NUM_CARDS):
             if cards[i, C_LOC, c] == p:
-                m[c] = 1
+                _allow(st, i, m, c)
         if phase == SWAP_GIVE:
-            m[KEEP_HAND] = 1
+            _allow(st, i, m, KEEP_HAND)
     elif phase == SWAP_TAKE:
         for c in range(NUM_CARDS):
             if cards[i, C_LOC, c] == IN_DISCARD and c != ints[i, I_GIVEN]:
-                m[c] = 1
+                _allow(st, i, m, c)
 
 
 @nb.njit(cache=True)
@@ -756,7 +847,6 @@ def _write_decision(st, i, offers_on, obs, mask, current):  # pragma: no cover -
     me = st[0][i, I_ACTOR]
     current[i] = me
     _write_observation(st, i, me, obs[i])
-    mask[i, :] = 0
     _write_mask(st, i, offers_on, mask[i])
 
 
@@ -793,47 +883,80 @@ def _step_kernel(st, actions, offers_on, mode, obs, mask, current, rewards, term
 
 
 @nb.njit(cache=True)
-def _start_kernel(st, rows, counts, decks, deck_sizes, boxes, returned, triangles, presidents, rngs,
-                  offers_on, obs, mask, current):  # pragma: no cover - compiled
-    """new_game for each row of `rows` from its setup draws (made in Python), up to its first decision."""
+def _deal(st, i, n, seed):  # pragma: no cover - compiled
+    """CorruptiaRules.new_game(np.random.default_rng(seed)) at n players in row i, draw for draw."""
     ints, seat, held, offer, cards, deck, table, cell_slot, slots, rng = st[0], st[1], st[2], st[3], \
         st[4], st[5], st[6], st[7], st[8], st[10]
+    for k in range(ints[i, I_PLACED]):  # clear the last game's table
+        cell_slot[i, table[i, T_CELL, k]] = -1
+    ints[i, :I_SHOWN] = 0  # not I_SHOWN and I_ALLOWED: they describe the batch row, not the game
+    ints[i, I_SHOWN] = MAX_SLOTS * SLOT_FEATURES  # the last game's slots may show in the row
+    seat[i, :, :] = 0
+    held[i, :, :] = 0
+    offer[i, :, :] = NO_OFFER
+    slots[i, :, :] = 0.0
+    ints[i, I_N] = n
+    r = rng[i]
+    _seed_pcg64(seed, r)
+    pile = deck[i]
+    for c in range(NUM_CARDS):  # setup 1: permutation(90); the first cards go to the box unseen
+        pile[c] = c
+        cards[i, C_KNOWN, c] = -1
+        cards[i, C_RETURNED, c] = 0
+    _shuffle(r, pile, NUM_CARDS)
+    removed = CARDS_REMOVED_A[n]
+    for k in range(NUM_CARDS):
+        cards[i, C_LOC, pile[k]] = IN_BOX if k < removed else IN_DECK
+    size = NUM_CARDS - removed
+    for k in range(size):
+        pile[k] = pile[k + removed]
+    # setup 2: a triangle of different departments and incomes; the cards passed over go back and the
+    # pile is shuffled
+    triangle = np.empty(TRIANGLE_SIZE, np.int64)
+    passed = np.empty(NUM_CARDS, np.int16)
+    placed = replaced = 0
+    while placed < TRIANGLE_SIZE:
+        size -= 1
+        c = np.int64(pile[size])
+        fits = True
+        for x in range(placed):
+            if DEPT_A[c] == DEPT_A[triangle[x]] or INCOME_A[c] == INCOME_A[triangle[x]]:
+                fits = False
+        if fits:
+            triangle[placed] = c
+            placed += 1
+        else:
+            cards[i, C_RETURNED, c] = 1
+            passed[replaced] = c
+            replaced += 1
+    if replaced:
+        pile[size:size + replaced] = passed[:replaced]
+        size += replaced
+        _shuffle(r, pile, size)
+    ints[i, I_DECK] = size
+    for t in range(TRIANGLE_SIZE):  # setup 3: six officials on each starting bill
+        _place(st, i, TRIANGLE_CELLS[t], triangle[t], OFFICIALS_PER_START_BILL, 0)
+    _department_values(st, i)
+    for p in range(n):  # setup 5-9
+        for _ in range(START_HAND):
+            cards[i, C_LOC, _pop(st, i)] = p
+        seat[i, SE_HAND, p] = START_HAND
+        seat[i, SE_RESERVE, p] = CRONIES_EACH
+        seat[i, SE_LAST_VOTE, p] = -1
+        for q in range(n):
+            held[i, p, q] = 1 if p != q else 0
+    for _ in range(n):
+        cards[i, C_LOC, _pop(st, i)] = IN_DISCARD
+    ints[i, I_PRESIDENT] = _draw(r, n)  # setup 10
+    _start_round(st, i)
+
+
+@nb.njit(cache=True)
+def _start_kernel(st, rows, counts, seeds, offers_on, obs, mask, current):  # pragma: no cover - compiled
+    """A new game in each row of `rows` (its count and seed), up to its first decision."""
     for g in range(rows.shape[0]):
-        i = rows[g]
-        for k in range(ints[i, I_PLACED]):  # clear the last game's table
-            cell_slot[i, table[i, T_CELL, k]] = -1
-        ints[i, :] = 0
-        ints[i, I_SHOWN] = MAX_SLOTS * SLOT_FEATURES  # the last game's slots may show in the row
-        seat[i, :, :] = 0
-        held[i, :, :] = 0
-        offer[i, :, :] = NO_OFFER
-        slots[i, :, :] = 0.0
-        n = counts[g]
-        ints[i, I_N] = n
-        ints[i, I_RESULT] = 0
-        rng[i, :] = rngs[g]
-        for c in range(NUM_CARDS):
-            cards[i, C_LOC, c] = IN_BOX if boxes[g, c] else IN_DECK
-            cards[i, C_KNOWN, c] = -1
-            cards[i, C_RETURNED, c] = returned[g, c]
-            deck[i, c] = decks[g, c]
-        ints[i, I_DECK] = deck_sizes[g]
-        for t in range(TRIANGLE_SIZE):  # setup 3: six officials on each starting bill
-            _place(st, i, TRIANGLE_CELLS[t], triangles[g, t], OFFICIALS_PER_START_BILL, 0)
-        _department_values(st, i)
-        for p in range(n):  # setup 5-10
-            for _ in range(START_HAND):
-                cards[i, C_LOC, _pop(st, i)] = p
-            seat[i, SE_HAND, p] = START_HAND
-            seat[i, SE_RESERVE, p] = CRONIES_EACH
-            seat[i, SE_LAST_VOTE, p] = -1
-            for q in range(n):
-                held[i, p, q] = 1 if p != q else 0
-        for _ in range(n):
-            cards[i, C_LOC, _pop(st, i)] = IN_DISCARD
-        ints[i, I_PRESIDENT] = presidents[g]
-        _start_round(st, i)
-        _write_decision(st, i, offers_on, obs, mask, current)
+        _deal(st, rows[g], counts[g], seeds[g])
+        _write_decision(st, rows[g], offers_on, obs, mask, current)
 
 
 @nb.njit(cache=True)
@@ -842,7 +965,7 @@ def _decide_kernel(st, rows, offers_on, obs, mask, current):  # pragma: no cover
         _write_decision(st, rows[g], offers_on, obs, mask, current)
 
 
-# --- setup draws (Python, with the game's own Generator) ------------------------------------------------
+# --- the AEC side's Generator ----------------------------------------------------------------------
 def pcg64_words(rng: np.random.Generator) -> np.ndarray:
     """A PCG64 Generator's state as the kernels keep it: 6 uint64 words."""
     state = rng.bit_generator.state
@@ -855,28 +978,6 @@ def pcg64_words(rng: np.random.Generator) -> np.ndarray:
     low = (1 << 64) - 1
     return np.array([s >> 64, s & low, inc >> 64, inc & low, state["has_uint32"], state["uinteger"]],
                     np.uint64)
-
-
-def deal_setup(seed: int, n: int) -> tuple[list[int], list[int], list[int], list[int], int, np.ndarray]:
-    """The setup draws of `CorruptiaRules.new_game(np.random.default_rng(seed))` at n players, in the
-    same order: (pile, box, triangle, cards shuffled back, President, the Generator's state after)."""
-    rng = np.random.default_rng(seed)
-    cards = rng.permutation(NUM_CARDS).tolist()
-    removed = CARDS_REMOVED[n]
-    box, deck = cards[:removed], cards[removed:]
-    triangle: list[int] = []
-    replaced: list[int] = []
-    while len(triangle) < TRIANGLE_SIZE:  # setup 2: different departments and incomes
-        c = deck.pop()
-        if all(DEPT[c] != DEPT[t] and INCOME[c] != INCOME[t] for t in triangle):
-            triangle.append(c)
-        else:
-            replaced.append(c)
-    if replaced:
-        deck.extend(replaced)
-        rng.shuffle(deck)
-    president = int(rng.integers(n))  # setup 10 (the hands and the discard zone take no draw)
-    return deck, box, triangle, replaced, president, pcg64_words(rng)
 
 
 class CorruptiaEngine(VectorEngine):
@@ -907,33 +1008,17 @@ class CorruptiaEngine(VectorEngine):
             np.zeros((B, MAX_SLOTS, SLOT_FEATURES), np.float32),  # 8 the bill slots as observed
             np.zeros((B, MAX_CANDIDATES, 4), np.int64),  # 9 candidate cells, officials by income
             np.zeros((B, 6), np.uint64),  # 10 PCG64 state
-            np.zeros(1, np.int8),  # 11 the mask argument of a question that marks nothing
+            np.zeros((B, MAX_LEGAL), np.int16),  # 11 the actions the mask row allows
+            np.zeros(1, np.int8),  # 12 the mask argument of a question that marks nothing
         )
 
     def _start(self, games: np.ndarray) -> None:
         games = np.asarray(games, np.int64)
         counts = self._deal_counts(games)
         seeds = self._deal_seeds(games)
-        G = len(games)
-        decks = np.zeros((G, NUM_CARDS), np.int16)
-        sizes = np.zeros(G, np.int64)
-        boxes = np.zeros((G, NUM_CARDS), np.int8)
-        returned = np.zeros((G, NUM_CARDS), np.int8)
-        triangles = np.zeros((G, TRIANGLE_SIZE), np.int64)
-        presidents = np.zeros(G, np.int64)
-        rngs = np.zeros((G, 6), np.uint64)
-        for g in range(G):
-            deck, box, triangle, replaced, president, words = deal_setup(int(seeds[g]), int(counts[g]))
-            decks[g, :len(deck)] = deck
-            sizes[g] = len(deck)
-            boxes[g, box] = 1
-            returned[g, replaced] = 1
-            triangles[g] = triangle
-            presidents[g] = president
-            rngs[g] = words
         b = self._batch
-        _start_kernel(self._state, games, counts, decks, sizes, boxes, returned, triangles, presidents, rngs,
-                      self._offers_on, b.observation, b.action_mask, b.current_player)
+        _start_kernel(self._state, games, counts, seeds, self._offers_on, b.observation, b.action_mask,
+                      b.current_player)
 
     def _advance(self, actions: np.ndarray) -> None:
         b = self._batch
@@ -954,11 +1039,11 @@ class CorruptiaEngine(VectorEngine):
         if s.n not in self.rules:
             raise ValueError(f"a {s.n}-player state: this engine plays {list(self.player_counts)}; make it "
                              "with num_players=[...] listing every count it will load")
-        ints, seat, held, offer, cards, deck, table, cell_slot, slots, cand, rng, _ = self._state
+        ints, seat, held, offer, cards, deck, table, cell_slot, slots, cand, rng, _, _ = self._state
         i = int(row)
         for k in range(ints[i, I_PLACED]):
             cell_slot[i, table[i, T_CELL, k]] = -1
-        ints[i] = 0
+        ints[i, :I_SHOWN] = 0  # not I_SHOWN and I_ALLOWED: they describe the batch row, not the game
         ints[i, I_SHOWN] = MAX_SLOTS * SLOT_FEATURES  # the last game's slots may show in the row
         for field, value in ((I_N, s.n), (I_PHASE, s.phase), (I_ACTOR, s.actor), (I_ROUND, s.round),
                              (I_TURN, s.turn), (I_PRESIDENT, s.president), (I_DIE, s.die),
