@@ -100,10 +100,13 @@ assert (O_VALUES, O_BILLS) == (_LAYOUT["proposal"].stop, _LAYOUT["department_val
 I_NEED = 19  # 4 entries: open jobs by income (index 0 unused)
 I_PENDING = I_NEED + 4  # 6 entries: officials proposed from the neighbour in each direction
 I_VALUES = I_PENDING + NUM_DIRS  # 5 entries: department values
-I_SHOWN = I_VALUES + NUM_DEPTS  # bill-slot floats the observation row shows (those after are zero)
+I_SHOWN = I_VALUES + NUM_DEPTS  # one-hot entries the observation row shows (listed in st[12][i])
 I_ALLOWED = I_SHOWN + 1  # actions the mask row allows (listed in allowed[i])
 NUM_INTS = I_ALLOWED + 1
 MAX_LEGAL = NUM_CARDS + 1 + MAX_SLOTS * NUM_DIRS  # cards and keep, or candidate cells: the most at once
+# one-hot entries of an observation: seats, phase and clock; every card at most once in hand, discard
+# zone or a known hand, and once more as returned; blackmail cards, ballots, blackmail, offers
+MAX_ONES = 8 + 2 * NUM_CARDS + P * P + P + P + P * P
 # seat[i, ..., q]: per-seat vectors
 SE_TOKENS, SE_RESERVE, SE_HAND, SE_VOTE, SE_LAST_VOTE, SE_BLACKMAILER, SE_DEMAND, SE_QUEUE = range(8)
 NUM_SEAT = 8
@@ -487,7 +490,7 @@ def _skip_forced_passes(st, i, offers_on):  # pragma: no cover - compiled
     """A player whose only move is to pass passes without being asked."""
     ints = st[0]
     n = ints[i, I_N]
-    while not _negotiation_moves(st, i, ints[i, I_ACTOR], offers_on, st[12], False):
+    while not _negotiation_moves(st, i, ints[i, I_ACTOR], offers_on, st[13], False):
         ints[i, I_PASSES] += 1
         if ints[i, I_PASSES] >= n:
             _start_vote(ints, i)
@@ -757,27 +760,37 @@ def _write_mask(st, i, offers_on, m):  # pragma: no cover - compiled
                 _allow(st, i, m, c)
 
 
+@nb.njit(cache=True, inline="always")
+def _one(obs, listed, count, index):  # pragma: no cover - compiled
+    """Set a one-hot entry of the observation row, listing it for the next decision to clear."""
+    obs[index] = 1.0
+    listed[count] = index
+    return count + 1
+
+
 @nb.njit(cache=True)
 def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
-    """Observer.observe(state, me) into the batch row obs. The card pieces, players, proposal, values
-    and the bill slots shown are written whole (loops the compiler vectorises); the pieces of a few
-    one-hot entries are zeroed, then set; slots beyond those shown are zero already (or zeroed here)."""
-    ints, seat, held, offer, cards, slots = st[0], st[1], st[2], st[3], st[4], st[8]
+    """Observer.observe(state, me) into the batch row obs, touching little of it: the ones the row's
+    last observation set are cleared and this one's set (listed in st[12]); the few pieces of other
+    values (players, hand counts, proposal, department values) are written whole; the bill slots
+    live in the row already (st[8] is their view of the batch's observations)."""
+    ints, seat, held, offer, cards = st[0], st[1], st[2], st[3], st[4]
+    listed = st[12][i]
+    for k in range(ints[i, I_SHOWN]):
+        obs[listed[k]] = 0.0
     n = ints[i, I_N]
     phase = ints[i, I_PHASE]
     live = phase != OVER
     rel = REL[n, me]
-    obs[O_PHASE:O_HAND] = 0.0
-    obs[O_HELD:O_PROPOSAL] = 0.0
-    obs[O_PHASE + phase] = 1.0
-    obs[O_PRESIDENT + rel[ints[i, I_PRESIDENT]]] = 1.0
-    obs[O_LAST_RESULT + ints[i, I_RESULT]] = 1.0
+    count = _one(obs, listed, 0, O_PHASE + phase)
+    count = _one(obs, listed, count, O_PRESIDENT + rel[ints[i, I_PRESIDENT]])
+    count = _one(obs, listed, count, O_LAST_RESULT + ints[i, I_RESULT])
     if live:
-        obs[O_ROUND + ints[i, I_ROUND]] = 1.0
-        obs[O_TURN + ints[i, I_TURN]] = 1.0
-        obs[O_DIE + ints[i, I_DIE]] = 1.0
-        obs[O_ACTOR + rel[ints[i, I_ACTOR]]] = 1.0
-        obs[O_PROPOSER + rel[_proposer(ints, i)]] = 1.0
+        count = _one(obs, listed, count, O_ROUND + ints[i, I_ROUND])
+        count = _one(obs, listed, count, O_TURN + ints[i, I_TURN])
+        count = _one(obs, listed, count, O_DIE + ints[i, I_DIE])
+        count = _one(obs, listed, count, O_ACTOR + rel[ints[i, I_ACTOR]])
+        count = _one(obs, listed, count, O_PROPOSER + rel[_proposer(ints, i)])
     voting = phase == VOTE
     for k in range(P):
         base = O_PLAYERS + k * PLAYER_FEATURES
@@ -789,7 +802,7 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
         for j in range(n):
             if held[i, q, j]:
                 cards_held += 1
-                obs[O_HELD + k * P + rel[j]] = 1.0
+                count = _one(obs, listed, count, O_HELD + k * P + rel[j])
         obs[base] = 1.0
         obs[base + 1] = min(seat[i, SE_TOKENS, q] / TOKENS_SCALE, 1.0)
         obs[base + 2] = seat[i, SE_RESERVE, q] / 15.0
@@ -797,35 +810,35 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
         obs[base + 4] = cards_held / (P - 1)
         obs[base + 5] = 1.0 if voting and seat[i, SE_VOTE, q] >= 0 else 0.0
         v = seat[i, SE_LAST_VOTE, q]
-        obs[O_LAST_VOTES + k * 4 + (3 if v < 0 else v)] = 1.0
+        count = _one(obs, listed, count, O_LAST_VOTES + k * 4 + (3 if v < 0 else v))
     loc, known, returned = cards[i, C_LOC], cards[i, C_KNOWN], cards[i, C_RETURNED]
-    for d in range(NUM_DEPTS):
-        count = 0
-        for c in range(d * CARDS_PER_DEPT, (d + 1) * CARDS_PER_DEPT):
-            mine = loc[c] == me
-            count += mine
-            obs[O_HAND + c] = 1.0 if mine else 0.0
-        obs[O_BY_DEPT + d] = count / MAX_HAND
-        obs[O_VALUES + d] = min(ints[i, I_VALUES + d] / VALUE_SCALE, 1.0)
+    obs[O_BY_DEPT:O_BY_DEPT + NUM_DEPTS] = 0.0
     for c in range(NUM_CARDS):
-        obs[O_DISCARD + c] = 1.0 if loc[c] == IN_DISCARD else 0.0
-        obs[O_RETURNED + c] = returned[c]
-    for k in range(1, P):  # row k - 1: the cards seen taken by the seat k places after me
-        row = O_KNOWN + (k - 1) * NUM_CARDS
-        q = AFTER[n, me, k] if k < n else -2  # -2: no seat (known is -1 or a seat)
-        for c in range(NUM_CARDS):
-            obs[row + c] = 1.0 if known[c] == q else 0.0
+        where = loc[c]
+        if where == me:
+            count = _one(obs, listed, count, O_HAND + c)
+            obs[O_BY_DEPT + DEPT_A[c]] += 1.0  # a count, divided below
+        elif where == IN_DISCARD:
+            count = _one(obs, listed, count, O_DISCARD + c)
+        seen = known[c]
+        if seen >= 0 and seen != me:  # row k - 1: the cards seen taken by the seat k places after me
+            count = _one(obs, listed, count, O_KNOWN + (rel[seen] - 1) * NUM_CARDS + c)
+        if returned[c]:
+            count = _one(obs, listed, count, O_RETURNED + c)
+    for d in range(NUM_DEPTS):
+        obs[O_BY_DEPT + d] = obs[O_BY_DEPT + d] / MAX_HAND
+        obs[O_VALUES + d] = min(ints[i, I_VALUES + d] / VALUE_SCALE, 1.0)
     obs[O_PROPOSAL:O_VALUES] = 0.0
     if live:
         for t in range(n):
             f = seat[i, SE_BLACKMAILER, t]
             if f >= 0:
-                obs[O_BLACKMAIL + (rel[f] * P + rel[t]) * 2 + seat[i, SE_DEMAND, t]] = 1.0
+                count = _one(obs, listed, count, O_BLACKMAIL + (rel[f] * P + rel[t]) * 2 + seat[i, SE_DEMAND, t])
         for f in range(n):
             for t in range(n):
                 o = offer[i, f, t]
                 if o != NO_OFFER:
-                    obs[O_OFFERS + (rel[f] * P + rel[t]) * 4 + o] = 1.0
+                    count = _one(obs, listed, count, O_OFFERS + (rel[f] * P + rel[t]) * 4 + o)
         c = ints[i, I_BILL]
         if c >= 0:
             obs[O_PROPOSAL + DEPT_A[c]] = 1.0
@@ -835,11 +848,7 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
                 obs[O_PROPOSAL + 11 + x] = ints[i, I_NEED + x + 1] / 3.0
             obs[O_PROPOSAL + 14] = ints[i, I_CRONIES] / 3.0
             obs[O_PROPOSAL + 15] = ints[i, I_WORKERS] / 3.0
-    size = min(ints[i, I_PLACED] + 1, MAX_SLOTS) * SLOT_FEATURES  # the slots after these are empty
-    obs[O_BILLS:O_BILLS + size] = slots[i].ravel()[:size]
-    if ints[i, I_SHOWN] > size:  # a new game, or a row loaded: slots of the last one may show
-        obs[O_BILLS + size:O_BILLS + ints[i, I_SHOWN]] = 0.0
-    ints[i, I_SHOWN] = size
+    ints[i, I_SHOWN] = count
 
 
 @nb.njit(cache=True)
@@ -890,7 +899,6 @@ def _deal(st, i, n, seed):  # pragma: no cover - compiled
     for k in range(ints[i, I_PLACED]):  # clear the last game's table
         cell_slot[i, table[i, T_CELL, k]] = -1
     ints[i, :I_SHOWN] = 0  # not I_SHOWN and I_ALLOWED: they describe the batch row, not the game
-    ints[i, I_SHOWN] = MAX_SLOTS * SLOT_FEATURES  # the last game's slots may show in the row
     seat[i, :, :] = 0
     held[i, :, :] = 0
     offer[i, :, :] = NO_OFFER
@@ -996,6 +1004,9 @@ class CorruptiaEngine(VectorEngine):
         B = self.num_envs
         self._offers_on = bool(self.config["vote_offers"])
         cell_slot = np.full((B, NUM_CELLS), -1, np.int8)
+        # the slots are public and the same for every seat: the rows' bill pieces are their only copy
+        bills = self._batch.observation[:, O_BILLS:].reshape(B, MAX_SLOTS, SLOT_FEATURES)
+        assert np.shares_memory(bills, self._batch.observation), "the bill slots must be a view"
         self._state = (
             np.zeros((B, NUM_INTS), np.int64),  # 0 ints
             np.zeros((B, NUM_SEAT, P), np.int64),  # 1 seat
@@ -1003,13 +1014,14 @@ class CorruptiaEngine(VectorEngine):
             np.full((B, P, P), NO_OFFER, np.int8),  # 3 offer
             np.zeros((B, 3, NUM_CARDS), np.int8),  # 4 cards: location, seen taken by, shuffled back
             np.zeros((B, NUM_CARDS), np.int16),  # 5 the pile, its top last
-            np.zeros((B, 4, MAX_SLOTS), np.int64),  # 6 table
+            np.zeros((B, 4, MAX_SLOTS), np.int16),  # 6 table
             cell_slot,  # 7 board cell -> slot of its bill, -1 empty
-            np.zeros((B, MAX_SLOTS, SLOT_FEATURES), np.float32),  # 8 the bill slots as observed
-            np.zeros((B, MAX_CANDIDATES, 4), np.int64),  # 9 candidate cells, officials by income
+            bills,  # 8 the bill slots, kept in the batch's observation rows
+            np.zeros((B, MAX_CANDIDATES, 4), np.int16),  # 9 candidate cells, officials by income
             np.zeros((B, 6), np.uint64),  # 10 PCG64 state
             np.zeros((B, MAX_LEGAL), np.int16),  # 11 the actions the mask row allows
-            np.zeros(1, np.int8),  # 12 the mask argument of a question that marks nothing
+            np.zeros((B, MAX_ONES), np.int16),  # 12 the one-hot entries the observation row shows
+            np.zeros(1, np.int8),  # 13 the mask argument of a question that marks nothing
         )
 
     def _start(self, games: np.ndarray) -> None:
@@ -1039,12 +1051,11 @@ class CorruptiaEngine(VectorEngine):
         if s.n not in self.rules:
             raise ValueError(f"a {s.n}-player state: this engine plays {list(self.player_counts)}; make it "
                              "with num_players=[...] listing every count it will load")
-        ints, seat, held, offer, cards, deck, table, cell_slot, slots, cand, rng, _, _ = self._state
+        ints, seat, held, offer, cards, deck, table, cell_slot, slots, cand, rng, _, _, _ = self._state
         i = int(row)
         for k in range(ints[i, I_PLACED]):
             cell_slot[i, table[i, T_CELL, k]] = -1
         ints[i, :I_SHOWN] = 0  # not I_SHOWN and I_ALLOWED: they describe the batch row, not the game
-        ints[i, I_SHOWN] = MAX_SLOTS * SLOT_FEATURES  # the last game's slots may show in the row
         for field, value in ((I_N, s.n), (I_PHASE, s.phase), (I_ACTOR, s.actor), (I_ROUND, s.round),
                              (I_TURN, s.turn), (I_PRESIDENT, s.president), (I_DIE, s.die),
                              (I_BILL, s.bill), (I_CELL, s.cell), (I_CRONIES, s.pending_cronies),
