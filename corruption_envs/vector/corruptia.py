@@ -40,7 +40,7 @@ from ..corruptia.state import (
     CorruptiaState,
 )
 from ..corruptia.tables import (
-    CARDS_PER_DEPT, CARDS_REMOVED, CRONIES_EACH, CRONY_POINTS, DEAL_PER_ROUND, DEPT, DIE_FACES, DISCARD_PER_ROUND, INCOME,
+    BUDGET, BUDGETS, CARDS_PER_DEPT, CARDS_REMOVED, CRONIES_EACH, CRONY_POINTS, DEAL_PER_ROUND, DEPT, DIE_FACES, DISCARD_PER_ROUND, INCOME,
     NEED, NUM_CARDS, NUM_DEPTS, NUM_ROUNDS, OFFICIALS_PER_START_BILL, REVOLUTION, START_HAND,
     TOKEN_POINTS, TRIANGLE_SIZE, WORKERS_PER_BILL,
 )
@@ -56,6 +56,10 @@ MAX_CANDIDATES = NUM_DIRS * MAX_SLOTS  # empty cells next to a bill: at most six
 DEPT_A = np.array(DEPT, np.int64)
 INCOME_A = np.array(INCOME, np.int64)
 NEED_A = np.array(NEED, np.int64)  # (card, income 0..3): jobs of each income, index 0 unused
+NUM_BUDGETS = len(BUDGETS)
+NO_CELL = 1 << 30  # the Cronies "needed" where no cell is a candidate: more than any reserve
+BUDGET_OF = np.array([BUDGETS.index(b) for b in BUDGET], np.int64)  # card -> its budget
+BUDGET_CARD = np.array([BUDGET.index(b) for b in BUDGETS], np.int64)  # budget -> a card with it
 NEIGHBOURS = BOARD.neighbour_array  # (cell, direction) -> cell or -1
 OPPOSITE_A = np.array(OPPOSITE, np.int64)
 # seat arithmetic as tables (a kernel's % is a division): AFTER[n, p, k] = (p + k) % n, the seat k
@@ -102,7 +106,8 @@ I_PENDING = I_NEED + 4  # 6 entries: officials proposed from the neighbour in ea
 I_VALUES = I_PENDING + NUM_DIRS  # 5 entries: department values
 I_SHOWN = I_VALUES + NUM_DEPTS  # one-hot entries the observation row shows (listed in st[12][i])
 I_ALLOWED = I_SHOWN + 1  # actions the mask row allows (listed in allowed[i])
-NUM_INTS = I_ALLOWED + 1
+I_LEAST = I_ALLOWED + 1  # NUM_BUDGETS entries: _least_deficits of this turn
+NUM_INTS = I_LEAST + NUM_BUDGETS
 MAX_LEGAL = NUM_CARDS + 1 + MAX_SLOTS * NUM_DIRS  # cards and keep, or candidate cells: the most at once
 # one-hot entries of an observation: seats, phase and clock; every card at most once in hand, discard
 # zone or a known hand, and once more as returned; blackmail cards, ballots, blackmail, offers
@@ -350,6 +355,7 @@ def _find_candidates(st, i):  # pragma: no cover - compiled
     for c in range(count):
         cell_slot[i, cand[i, c, 0]] = -1
     ints[i, I_CANDIDATES] = count
+    _least_deficits(st, i)
 
 
 @nb.njit(cache=True, inline="always")
@@ -358,12 +364,21 @@ def _deficit(card, a1, a2, a3):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _bill_fits(st, i, card, cronies):  # pragma: no cover - compiled
+def _least_deficits(st, i):  # pragma: no cover - compiled
+    """Per budget, the fewest Cronies a bill of that budget needs on any candidate cell this turn."""
     ints, cand = st[0], st[9]
-    for c in range(ints[i, I_CANDIDATES]):
-        if _deficit(card, cand[i, c, 1], cand[i, c, 2], cand[i, c, 3]) <= cronies:
-            return True
-    return False
+    for b in range(NUM_BUDGETS):
+        card = BUDGET_CARD[b]
+        least = NO_CELL  # no candidate cell: no bill fits
+        for c in range(ints[i, I_CANDIDATES]):
+            least = min(least, _deficit(card, cand[i, c, 1], cand[i, c, 2], cand[i, c, 3]))
+        ints[i, I_LEAST + b] = least
+
+
+@nb.njit(cache=True, inline="always")
+def _bill_fits(st, i, card, cronies):  # pragma: no cover - compiled
+    """rules._bill_fits: some candidate cell can be staffed with `cronies` Cronies at most."""
+    return st[0][i, I_LEAST + BUDGET_OF[card]] <= cronies
 
 
 # --- the turn ----------------------------------------------------------------------------------------
@@ -969,7 +984,9 @@ def _start_kernel(st, rows, counts, seeds, offers_on, obs, mask, current):  # pr
 
 @nb.njit(cache=True)
 def _decide_kernel(st, rows, offers_on, obs, mask, current):  # pragma: no cover - compiled
+    """The decision of each row of `rows`, loaded from an AEC state."""
     for g in range(rows.shape[0]):
+        _least_deficits(st, rows[g])
         _write_decision(st, rows[g], offers_on, obs, mask, current)
 
 
