@@ -1,21 +1,26 @@
 """Corruptia's batched engine: the rules of `corruption_envs/corruptia/` as numba kernels over B games.
 
-Chance. Corruptia draws at setup (the pile's permutation, the reshuffle of the cards the triangle
-replaced, the starting President) and during play (the People's Die every turn, the President's coin
-on a tied vote), all from the game's numpy Generator (PCG64). The setup draws run in Python with
-`np.random.default_rng(game_seed)` exactly as `CorruptiaRules.new_game` makes them; the Generator's
-PCG64 state is then handed to the kernels, which carry it on per row: `_pcg64_next` is numpy's PCG64
-(128-bit LCG, XSL-RR output) and `_draw` its `integers(high)` (Lemire's bounded draw on 32-bit outputs,
-with PCG64's buffered upper half). So game i of the engine is, draw for draw, the AEC game
-`rules.new_game(np.random.default_rng(engine.game_seeds[i]))`, dice and coins included, and the
-differential test (tests/vector/test_corruptia.py, driver benchmarks/differential_corruptia.py) just
-plays both from the same seeds. `load(row, state)` copies an AEC state into a row, its Generator's
-state included, so crafted positions continue with the same chance too.
+Chance. Corruptia draws at setup (the pile's permutation, the reshuffle of the cards the triangle passed
+over, the starting President) and during play (the People's Die every turn, the President's coin on a
+tied vote), all from the game's numpy Generator. The kernels reproduce that Generator exactly: numpy's
+SeedSequence and PCG64 seeding (`_seed_pcg64`), PCG64 itself (`_pcg64_next`, 128-bit LCG with XSL-RR
+output, and its buffered 32-bit half-words), `integers(high)` (`_draw`, Lemire's bounded draw) and
+`shuffle` (`_shuffle`, masked rejection), each draw in the order `CorruptiaRules.new_game` and the
+rules make it. So row i of the engine plays, draw for draw, the AEC game
+`rules.new_game(np.random.default_rng(engine.game_seeds[i]))`, dice and coins included: the
+differential test (tests/vector/test_corruptia.py, driver benchmarks/differential_corruptia.py) plays
+the engine and the reference engine (the AEC rules) from the same seeds, with no scripted chance.
+`load(row, state)` copies an AEC state into a row with its Generator's state, so a crafted position
+goes on with the same chance too. (A state whose Generator is not PCG64 is refused.)
 
 State per row: cards by location (hands and the discard zone are sets, only the pile has an order),
-the table as bill slots in the order placed (`cell_slot` maps a board cell to its slot), and the bill
-slots' observation features kept up to date as the rules' `Observer.show_bill` / `update_bill` keep
-them. The acting seat's observation is written once per decision straight into its batch row.
+the table as bill slots in the order placed (`cell_slot` maps a board cell to its slot), the turn's
+candidate cells, and the seats' tokens, Cronies, ballots, blackmail and offers. The bill slots are
+public and the same for every seat, so they live only in the batch's observation rows, kept up to date
+as the rules' `Observer.show_bill` / `update_bill` keep theirs; of the rest of an observation, the
+kernels clear the one-hot entries the row's last observation set (they keep the list) and write the
+acting seat's; a mask row likewise. So the batch's arrays are the engine's: read or copy them, never
+write into them.
 """
 from __future__ import annotations
 
@@ -990,9 +995,10 @@ def _decide_kernel(st, rows, offers_on, obs, mask, current):  # pragma: no cover
         _write_decision(st, rows[g], offers_on, obs, mask, current)
 
 
-# --- the AEC side's Generator ----------------------------------------------------------------------
+# --- an AEC state's Generator ------------------------------------------------------------------------
 def pcg64_words(rng: np.random.Generator) -> np.ndarray:
-    """A PCG64 Generator's state as the kernels keep it: 6 uint64 words."""
+    """A PCG64 Generator's state as the kernels keep it: 6 uint64 words (state high, low, increment
+    high, low, whether a 32-bit half-word is buffered, that half-word)."""
     state = rng.bit_generator.state
     if state["bit_generator"] != "PCG64":
         raise ValueError(

@@ -13,17 +13,35 @@ from corruption_envs.corruptia.state import (  # noqa: E402
     ABSENT, CRONY, DISCARD, NEGOTIATE, NO, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE, WORKER, YES,
 )
 from corruption_envs.corruptia.tables import REVOLUTION  # noqa: E402
-from corruption_envs.vector.corruptia import CorruptiaEngine, _draw, pcg64_words  # noqa: E402
+from corruption_envs.vector.corruptia import (  # noqa: E402
+    CorruptiaEngine, _draw, _seed_pcg64, _shuffle, pcg64_words,
+)
 from tests.corruptia.helpers import cell_action, game, legal, pass_all, propose, worker_from  # noqa: E402
 from tests.corruptia.test_proposal import NEW_CULTURE, culture_example  # noqa: E402
 
 
-def test_the_kernels_draw_what_numpys_generator_draws():
-    for seed in range(20):
+SEEDS = [0, 1, 12345, 2**32 - 1, 2**32, 2**63 - 1, *np.random.default_rng(0).integers(2**63, size=50).tolist()]
+
+
+def test_the_kernels_seed_pcg64_as_numpys_default_rng():
+    words = np.zeros(6, np.uint64)
+    for seed in SEEDS:
+        _seed_pcg64(seed, words)
+        assert np.array_equal(words, pcg64_words(np.random.default_rng(seed))), seed
+
+
+def test_the_kernels_draw_and_shuffle_what_numpys_generator_does():
+    for seed in SEEDS[:20]:
         rng = np.random.default_rng(seed)
-        rng.permutation(90)  # leaves PCG64 with a buffered half-word, as a game's setup can
         words = pcg64_words(rng)
-        for k in range(200):
+        cards = np.arange(90, dtype=np.int16)
+        _shuffle(words, cards, 90)
+        assert cards.tolist() == rng.permutation(90).tolist(), seed  # leaves a buffered half-word
+        pile, kernel_pile = list(range(40)), np.arange(40, dtype=np.int16)
+        rng.shuffle(pile)  # a list, as the rules shuffle the pile
+        _shuffle(words, kernel_pile, 40)
+        assert kernel_pile.tolist() == pile, seed
+        for k in range(100):
             high = (6, 2, 3, 5, 1 << 31)[k % 5]
             assert _draw(words, high) == rng.integers(high), (seed, k)
         assert np.array_equal(words, pcg64_words(rng))
