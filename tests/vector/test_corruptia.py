@@ -49,18 +49,18 @@ def test_the_kernels_draw_and_shuffle_what_numpys_generator_does():
 
 @pytest.mark.parametrize("players", [3, 4, 5, (3, 4, 5)])
 def test_random_play_is_the_aec_game(players):
-    assert compare_games(100, players, seed=11, play="random") > 100 * 100
+    assert compare_games(80, players, seed=11, play="random") > 80 * 100
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, (3, 4, 5)])
 def test_heuristic_play_is_the_aec_game(players):
-    assert compare_games(50, players, seed=12, play="heuristic") > 50 * 100
+    assert compare_games(40, players, seed=12, play="heuristic") > 40 * 100
 
 
 @pytest.mark.parametrize("reward", ["win", "rank", "score"])
 def test_games_without_vote_offers_and_every_reward_mode_are_the_aec_games(reward):
-    assert compare_games(300, (3, 4, 5), seed=13, play="random", vote_offers=False, reward=reward) > 300 * 100
-    assert compare_games(30, (3, 4, 5), seed=14, play="heuristic", vote_offers=False, reward=reward) > 0
+    assert compare_games(200, (3, 4, 5), seed=13, play="random", vote_offers=False, reward=reward) > 200 * 100
+    assert compare_games(20, (3, 4, 5), seed=14, play="heuristic", vote_offers=False, reward=reward) > 20 * 100
 
 
 def crafted_states() -> list:
