@@ -62,7 +62,7 @@ DEPT_A = np.array(DEPT, np.int64)
 INCOME_A = np.array(INCOME, np.int64)
 NEED_A = np.array(NEED, np.int64)  # (card, income 0..3): jobs of each income, index 0 unused
 NUM_BUDGETS = len(BUDGETS)
-NO_CELL = 1 << 30  # the Cronies "needed" where no cell is a candidate: more than any reserve
+NO_CELL = 1 << 14  # the Cronies "needed" where no cell is a candidate: more than any reserve
 BUDGET_OF = np.array([BUDGETS.index(b) for b in BUDGET], np.int64)  # card -> its budget
 BUDGET_CARD = np.array([BUDGET.index(b) for b in BUDGETS], np.int64)  # budget -> a card with it
 NEIGHBOURS = BOARD.neighbour_array  # (cell, direction) -> cell or -1
@@ -1030,11 +1030,16 @@ class CorruptiaEngine(VectorEngine):
         # the slots are public and the same for every seat: the rows' bill pieces are their only copy
         bills = self._batch.observation[:, O_BILLS:].reshape(B, MAX_SLOTS, SLOT_FEATURES)
         assert np.shares_memory(bills, self._batch.observation), "the bill slots must be a view"
+        # a game's scalars, seats, blackmail cards and offers share one row of small ints (views of
+        # it): each step reads every row, so the fewer cache lines a row spans the better
+        small = np.zeros((B, NUM_INTS + NUM_SEAT * P + 2 * P * P), np.int16)
+        seats, pairs = NUM_INTS + NUM_SEAT * P, NUM_INTS + NUM_SEAT * P + P * P
+        small[:, pairs:] = NO_OFFER
         self._state = (
-            np.zeros((B, NUM_INTS), np.int64),  # 0 ints
-            np.zeros((B, NUM_SEAT, P), np.int64),  # 1 seat
-            np.zeros((B, P, P), np.int8),  # 2 held: [p, q] p holds the card of q's party
-            np.full((B, P, P), NO_OFFER, np.int8),  # 3 offer
+            small[:, :NUM_INTS],  # 0 ints
+            small[:, NUM_INTS:seats].reshape(B, NUM_SEAT, P),  # 1 seat
+            small[:, seats:pairs].reshape(B, P, P),  # 2 held: [p, q] p holds the card of q's party
+            small[:, pairs:].reshape(B, P, P),  # 3 offer
             np.zeros((B, 3, NUM_CARDS), np.int8),  # 4 cards: location, seen taken by, shuffled back
             np.zeros((B, NUM_CARDS), np.int16),  # 5 the pile, its top last
             np.zeros((B, 4, MAX_SLOTS), np.int16),  # 6 table
