@@ -6,8 +6,8 @@ A `CorruptiaEngine` and the `ReferenceEngine` (the AEC rules game by game) are m
 so every row deals the same game on both (the engine carries the game's PCG64 Generator on, so dice
 and coins agree too), and are stepped with the same actions: at every decision the player count, the
 acting seat, its observation (float32, bit for bit) and its mask must be equal, and at every game's
-end the terminated flag, scores, ranks and rewards. The first difference raises AssertionError naming the row, the
-decision, the player count and the observation feature by its layout name.
+end the terminated flag, scores, ranks and rewards. The first difference raises AssertionError naming
+the row, the decision, the player count and the observation feature by its layout name.
 """
 from __future__ import annotations
 
@@ -111,7 +111,8 @@ class _Pair:
                 if a != b:
                     raise Mismatch(f"{where}: {name} engine {a}, AEC {b}")
             if not np.array_equal(got.observation[i], want.observation[i]):
-                diff = first_difference(self.engine.observation_layout, got.observation[i], want.observation[i])
+                layout = self.engine.observation_layout
+                diff = first_difference(layout, got.observation[i], want.observation[i])
                 raise Mismatch(f"{where}: observation differs at {diff}")
             if not np.array_equal(got.action_mask[i], want.action_mask[i]):
                 diff = np.flatnonzero(got.action_mask[i] != want.action_mask[i])[:3]

@@ -45,7 +45,8 @@ from ..corruptia.state import (
     CorruptiaState,
 )
 from ..corruptia.tables import (
-    BUDGET, BUDGETS, CARDS_PER_DEPT, CARDS_REMOVED, CRONIES_EACH, CRONY_POINTS, DEAL_PER_ROUND, DEPT, DIE_FACES, DISCARD_PER_ROUND, INCOME,
+    BUDGET, BUDGETS, CARDS_REMOVED, CRONIES_EACH, CRONY_POINTS, DEAL_PER_ROUND, DEPT, DIE_FACES,
+    DISCARD_PER_ROUND, INCOME,
     NEED, NUM_CARDS, NUM_DEPTS, NUM_ROUNDS, OFFICIALS_PER_START_BILL, REVOLUTION, START_HAND,
     TOKEN_POINTS, TRIANGLE_SIZE, WORKERS_PER_BILL,
 )
@@ -69,8 +70,10 @@ NEIGHBOURS = BOARD.neighbour_array  # (cell, direction) -> cell or -1
 OPPOSITE_A = np.array(OPPOSITE, np.int64)
 # seat arithmetic as tables (a kernel's % is a division): AFTER[n, p, k] = (p + k) % n, the seat k
 # places after p; REL[n, me, q] = (q - me) % n, seat q as seat `me` sees it
-AFTER = np.array([[[(p + k) % max(n, 1) for k in range(P)] for p in range(P)] for n in range(P + 1)], np.int64)
-REL = np.array([[[(q - me) % max(n, 1) for q in range(P)] for me in range(P)] for n in range(P + 1)], np.int64)
+AFTER = np.array([[[(p + k) % max(n, 1) for k in range(P)] for p in range(P)] for n in range(P + 1)],
+                 np.int64)
+REL = np.array([[[(q - me) % max(n, 1) for q in range(P)] for me in range(P)] for n in range(P + 1)],
+               np.int64)
 TRIANGLE_CELLS = np.array(BOARD.triangle, np.int64)
 CARDS_REMOVED_A = np.array([CARDS_REMOVED.get(n, 0) for n in range(P + 1)], np.int64)
 COORDS = np.array([scaled_coords(r, c) for r, c in BOARD.coords], np.float32)  # a slot's row, column
@@ -853,7 +856,8 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
         for t in range(n):
             f = seat[i, SE_BLACKMAILER, t]
             if f >= 0:
-                count = _one(obs, listed, count, O_BLACKMAIL + (rel[f] * P + rel[t]) * 2 + seat[i, SE_DEMAND, t])
+                at = O_BLACKMAIL + (rel[f] * P + rel[t]) * 2 + seat[i, SE_DEMAND, t]
+                count = _one(obs, listed, count, at)
         for f in range(n):
             for t in range(n):
                 o = offer[i, f, t]
