@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.core.rewards import rank_points, win_shares
 from corruption_envs.registry import env_class
 from corruption_envs.search import can_be_guided
@@ -270,6 +271,7 @@ def candidate_game(path: Path) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    one_blas_thread()
     p = argparse.ArgumentParser(prog="python -m benchmarks.gate", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", nargs="+", default=None, help="games to gate (default: every registered game)")

@@ -31,6 +31,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.registry import game_submodule, rules_class
 
 from .tournament.games import pool_context, progress_bar
@@ -345,6 +346,7 @@ def _non_negative(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    one_blas_thread()
     import corruption_envs
 
     p = _Parser(prog="python -m benchmarks.reliability", description=__doc__,

@@ -33,11 +33,9 @@ def raw_env(game: str, **config: Any) -> GameEnv:
 
 
 def parallel_env(game: str, **config: Any) -> ParallelEnv:
-    """`game` as a PettingZoo ParallelEnv, for clients that take only those: each step() takes the action
-    of the one agent on turn (the others' are ignored), by PettingZoo's turn_based_aec_to_parallel."""
-    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
-
-    return turn_based_aec_to_parallel(env(game, **config))
+    """`game` as a PettingZoo ParallelEnv, for clients that take only those: its module's
+    `parallel_env` (each step() takes the action of the one agent on turn, the others' are ignored)."""
+    return game_module(game).parallel_env(**config)
 
 
 __all__ = [

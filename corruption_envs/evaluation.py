@@ -10,7 +10,9 @@ from typing import Any
 from .bots import make_agent
 from .core import Agent
 from .core.rewards import win_shares
+from .match import play_match
 from .policy import NumpyPolicy
+from .search.base import SearchAgent
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -47,6 +49,15 @@ class Result:
                 "win_rate": self.rate, "ci_low": lo, "ci_high": hi}
 
 
+def plays_on_batches(agent: Agent) -> bool:
+    """Whether the match loop can seat `agent`: a search bot plans on the AEC game itself, and an agent
+    that starts each game anew (`start_game`) plays game by game, unless it is a mixture, whose members
+    the match loop seats per game."""
+    if isinstance(agent, SearchAgent):
+        return False
+    return not callable(getattr(agent, "start_game", None)) or callable(getattr(agent, "member_policies", None))
+
+
 def evaluate(
     agent: Agent,
     game: str,
@@ -68,10 +79,17 @@ def evaluate(
     if isinstance(agent, NumpyPolicy):
         agent.seed(seed)  # a sampling policy draws the same moves on the same deals
     bots = [make_agent(baseline, env, seed=seed * 1000 + s, sample=baseline_sample) for s in range(num_players)]
+    deals = [seed * 1_000_003 + g for g in range(games)]
+    if all(plays_on_batches(a) for a in (agent, *bots)):
+        # agent 0 is `agent`, agent 1 + s the bot of seat s
+        lineups = [[0 if s == g % num_players else 1 + s for s in range(num_players)] for g in range(games)]
+        results = play_match(game, [agent, *bots], lineups, deals, env_config)
+        wins = sum(win_shares(results.ranks[g, :num_players])[g % num_players] for g in range(games))
+        return Result(baseline, num_players, games, float(wins))
     wins = 0.0
     for g in range(games):
         me = g % num_players
-        env.reset(seed=seed * 1_000_003 + g)
+        env.reset(seed=deals[g])
         for a in (agent, *bots):
             if callable(getattr(a, "start_game", None)):
                 a.start_game()  # a mixture policy draws the member that plays this game

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .core import Agent, GameEnv, PolicyFileError
+from .core.agents import act_batch, first_row, legal_counts
 from .safe_npz import NpzError, read_npz
 
 FORMAT = "corruption_envs.policy"
@@ -38,6 +39,10 @@ READS_VERSIONS = (1, 2, 3)  # version 1 files predate the prior and have none
 MAX_MEMBERS = 64
 ACTIVATIONS = ("tanh", "relu")
 PRIORS = ("heuristic",)  # bots a policy may build on (`corruption_envs.bots.make_agent` specs)
+# a batch's logits differ from one row's by float32 rounding: at most ~5e-7 of their scale on the committed
+# policies; a choice closer than this share of the scale to another one is decided again from one row
+ROUNDING = 1e-4
+SPARSE_BLOCK = 64  # rows whose nonzero inputs are gathered together (Corruption's: 15% at 64 rows, half at 1024)
 
 
 class NumpyPolicy:
@@ -105,11 +110,9 @@ class NumpyPolicy:
         x = np.asarray(observation, np.float32)
         relu = self.activation == "relu"
         for i, (w, b) in enumerate(self.layers):
-            if i == 0 and x.ndim == 1:
-                # observations are mostly one-hot zeros: reading only the rows of the nonzero inputs
-                # is up to 15x faster than the dense product on wide observations
-                nz = np.flatnonzero(x)
-                x = x[nz] @ w[nz] if 4 * nz.size < x.size else x @ w
+            if i == 0:
+                x = _sparse_product(x, w) if x.ndim == 1 else np.concatenate(
+                    [_sparse_product(x[start:start + SPARSE_BLOCK], w) for start in range(0, len(x), SPARSE_BLOCK)])
             else:
                 x = x @ w
             x += b
@@ -122,9 +125,7 @@ class NumpyPolicy:
     def scores(self, observation: np.ndarray, action_mask: np.ndarray, prior_bot: Agent | None = None) -> np.ndarray:
         """Logits of one observation with the prior's bonus on its bot's move and -inf on illegal actions.
         `prior_bot` overrides the bound bot (the training pool gives each seat its own)."""
-        legal = np.asarray(action_mask, bool)
-        if not legal.any():
-            raise ValueError("the policy was asked to act with an all-zero action mask")
+        legal = _legal(np.asarray(action_mask)[None])[0]
         return np.where(legal, self.logits_with_prior(observation, action_mask, prior_bot), -np.inf)
 
     def logits_with_prior(self, observation: np.ndarray, action_mask: np.ndarray,
@@ -132,28 +133,74 @@ class NumpyPolicy:
         """Logits of one observation with the prior's bonus on its bot's move, every action finite (a
         search reuses them where other moves are legal)."""
         z = self.logits(observation)
-        if self.prior is not None:
-            bot = prior_bot or self.prior_bot
-            if bot is None:
-                raise RuntimeError(
-                    f"this policy builds on the {self.prior} bot, which is made per env: call "
-                    "policy.bind(env) first (load_policy and evaluate do it for you)"
-                )
-            z[bot.act(observation, action_mask)] += self.prior_weight
+        moves = self._prior_moves(np.asarray(observation)[None], np.asarray(action_mask)[None], prior_bot)
+        if moves is not None:
+            z[moves[0]] += self.prior_weight
         return z
+
+    def _prior_moves(self, observations: np.ndarray, action_masks: np.ndarray,
+                     prior_bot: Agent | None = None) -> np.ndarray | None:
+        """The prior bot's move for each row (None without a prior)."""
+        if self.prior is None:
+            return None
+        bot = prior_bot or self.prior_bot
+        if bot is None:
+            raise RuntimeError(
+                f"this policy builds on the {self.prior} bot, which is made per env: call "
+                "policy.bind(env) first (load_policy and evaluate do it for you)"
+            )
+        return act_batch(bot, observations, action_masks)
 
     def draw(self, rng: np.random.Generator) -> NumpyPolicy:
         """The actor that plays one game: this one (a mixture draws a member)."""
         return self
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        z = self.scores(observation, action_mask)
-        if not self.sample:
-            return int(np.argmax(z))
+        return first_row(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None]))
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """One action per row: greedy, or sampled with one `rng.random()` per row in row order (what
+        `rng.choice` draws). A batch's logits come from one matrix product per layer, which rounds unlike
+        the one-row product `act` has always used; a row whose choice is within that rounding of another
+        choice is decided again from its one-row logits, so every row chooses exactly as `act` does."""
+        legal = _legal(action_masks)
+        moves = self._prior_moves(observations, action_masks)
+        one_row = len(observations) == 1  # the one-row product itself: exact, nothing to redo
+        z = self.logits(observations[0])[None] if one_row else self.logits(observations)
+        u = self.rng.random(len(z)) if self.sample else None
+        actions, fragile = self._choose(self._masked(z, legal, moves), u, check=not one_row)
+        for r in [] if one_row else np.flatnonzero(fragile):
+            exact = self._masked(self.logits(observations[r])[None], legal[r:r + 1],
+                                 None if moves is None else moves[r:r + 1])
+            actions[r] = self._choose(exact, None if u is None else u[r:r + 1], check=False)[0][0]
+        return actions
+
+    def _masked(self, z: np.ndarray, legal: np.ndarray, moves: np.ndarray | None) -> np.ndarray:
+        """Logits (k, A) with the prior's bonus on its moves and -inf on illegal actions."""
+        if moves is not None:
+            z[np.arange(len(z)), moves] += self.prior_weight
+        return np.where(legal, z, -np.inf)
+
+    def _choose(self, z: np.ndarray, u: np.ndarray | None, check: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        """Per row of masked logits: the greedy action or, given uniforms `u`, the sampled one exactly as
+        `rng.choice(A, p=softmax(z / temperature))` draws it; and, if `check`, whether float32 rounding
+        of the logits (up to ROUNDING of their scale) could have changed that choice."""
+        slack = ROUNDING * (1.0 + np.abs(np.where(np.isfinite(z), z, 0.0)).max(axis=1)) if check else None
+        if u is None:
+            return np.argmax(z, axis=1), _near_tie(z, slack) if check else None
         z = z / self.temperature
-        p = np.exp(z - z.max())
-        p /= p.sum()
-        return int(self.rng.choice(p.size, p=p))
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        cdf = p.astype(np.float64).cumsum(axis=1)
+        cdf /= cdf[:, -1:]
+        actions = np.count_nonzero(cdf <= u[:, None], axis=1)  # cdf.searchsorted(u, side="right")
+        if not check:
+            return actions, None
+        rows = np.arange(len(z))
+        below = np.where(actions > 0, cdf[rows, np.maximum(actions - 1, 0)], 0.0)
+        # each logit off by `slack` moves every probability by a factor within exp(+-2 slack / T)
+        margin = 4 * slack / self.temperature + 1e-6
+        return actions, (u - below <= margin) | (cdf[rows, actions] - u <= margin)
 
     def save(self, path: str | Path) -> Path:
         """Write this policy as a pickle-free .npz (the format `load_policy` reads)."""
@@ -185,7 +232,9 @@ class MixturePolicy(NumpyPolicy):
     """K actors of one shape with a probability each: every game it plays one member, drawn by weight
     from its own generator, at `seed()` (tournaments and the gate reseed an agent per game) and at
     `start_game()` (`evaluate` calls it before every game). A best response must then beat the
-    mixture, not one net (PSRO's meta-strategy, `training/psro.py`)."""
+    mixture, not one net (PSRO's meta-strategy, `training/psro.py`). `act_batch` plays the member drawn
+    last for every row it is given, as `act` does until the next draw: a batched caller that runs one
+    game per row and wants a member per game draws per game and batches the rows of each member."""
 
     def __init__(
         self,
@@ -209,8 +258,24 @@ class MixturePolicy(NumpyPolicy):
 
     def start_game(self) -> None:
         """Draw the member that plays the next game."""
-        self.member = int(self.rng.choice(len(self.members), p=self.weights))
+        self.member = self.draw_member()
         self.layers, self.head = self.members[self.member]
+
+    def draw_member(self) -> int:
+        """A member's index, drawn by weight from this mixture's generator."""
+        return int(self.rng.choice(len(self.members), p=self.weights))
+
+    def member_policies(self) -> list[NumpyPolicy]:
+        """Each member as a policy that plays as this mixture does (sampling from this mixture's
+        generator, with its bound prior bot): the match loop seats member `draw_member()` per game and
+        batches each member's rows."""
+        policies = []
+        for layers, head in self.members:
+            p = NumpyPolicy(layers, head, self.activation, self.meta, self.sample, None, self.prior,
+                            self.prior_weight)
+            p.rng, p.prior_bot, p.temperature = self.rng, self.prior_bot, self.temperature
+            policies.append(p)
+        return policies
 
     def seed(self, seed: int | None) -> None:
         super().seed(seed)
@@ -243,6 +308,27 @@ def mixture_of(policies: list[NumpyPolicy], weights: list[float] | np.ndarray,
     meta = dict(first.meta if meta is None else meta)
     return MixturePolicy([(p.layers, p.head) for p in policies], weights, activation=first.activation, meta=meta,
                          sample=plays_sampling(meta), prior=first.prior, prior_weight=first.prior_weight)
+
+
+def _sparse_product(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """x @ w for one observation or a block of them. Observations are mostly one-hot zeros: reading only
+    the rows of w of the inputs nonzero (in some row of the block) is up to 15x faster than the dense
+    product on wide observations."""
+    nz = np.flatnonzero(x if x.ndim == 1 else x.any(axis=0))
+    return x[..., nz] @ w[nz] if 4 * nz.size < x.shape[-1] else x @ w
+
+
+def _near_tie(z: np.ndarray, slack: np.ndarray) -> np.ndarray:
+    """Rows whose two best logits lie within 2 slack of each other."""
+    if z.shape[1] == 1:
+        return np.zeros(len(z), bool)
+    top2 = -np.partition(-z, 1, axis=1)[:, :2]
+    return top2[:, 0] - top2[:, 1] <= 2 * slack
+
+
+def _legal(action_masks: np.ndarray) -> np.ndarray:
+    legal_counts(action_masks, "the policy")
+    return np.asarray(action_masks) != 0
 
 
 def _as_float32(weights: list[tuple[np.ndarray, np.ndarray]], head: tuple[np.ndarray, np.ndarray]

@@ -12,8 +12,8 @@ import importlib.util
 from types import ModuleType
 from typing import Any
 
-# game name -> module that defines env(), raw_env() (whose rules_class is the game's Rules) and
-# HeuristicAgent
+# game name -> module that defines env(), raw_env() (whose rules_class is the game's Rules),
+# parallel_env() and HeuristicAgent
 GAMES: dict[str, str] = {
     "corruption": "corruption_envs.corruption",
     "corruptia": "corruption_envs.corruptia",
@@ -22,8 +22,9 @@ GAMES: dict[str, str] = {
 
 
 def register(name: str, module: str) -> None:
-    """Make game `name` playable by name, from `module` (which defines env() and raw_env(), and
-    HeuristicAgent for 'heuristic' bots). Only code registers a game: a file (a replay log, a config)
+    """Make game `name` playable by name, from `module` (which defines env() and raw_env(),
+    `parallel_env = core.parallel_env_fn(env)` for `parallel_env(name)`, and HeuristicAgent for
+    'heuristic' bots). Only code registers a game: a file (a replay log, a config)
     can only name one registered here, so reading a file never imports anything it names."""
     if not (isinstance(name, str) and name.isidentifier()):
         raise ValueError(f"game name {name!r} must be an identifier, e.g. 'my_game'")

@@ -159,16 +159,29 @@ def write_page(env: GameEnv, header: dict[str, Any], actions: Sequence[dict[str,
 TEMPLATE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>%TITLE%</title>
 <style>
-body{font:14px system-ui,sans-serif;margin:0;background:#f6f2e8;color:#1e1e1e}
+/* the page is the window's size: the picture takes what the move list leaves beside it, up to its own
+   1200 px (+ border), scaled with its aspect ratio; the list fills the window's height below the
+   caption and events. In a narrow window the list goes below the picture and the page scrolls. */
+html,body{height:100%}
+body{font:14px system-ui,sans-serif;margin:0;background:#f6f2e8;color:#1e1e1e;
+display:flex;flex-direction:column}
 header{background:#282c34;color:#fff;padding:8px 12px}
 header h1{font-size:16px;margin:0 0 6px}
 #controls button,#controls select{font-size:14px;margin-right:4px}
-main{display:flex;gap:12px;padding:10px}
-#left{flex:0 0 auto}#right{flex:1 1 auto;min-width:280px}
-#picture{border:1px solid #999;background:#fff;line-height:0}#picture img{display:block}
-#moves{height:480px;overflow:auto;background:#fff;border:1px solid #999;margin:0;padding:0 0 0 40px}
+main{flex:1 1 0;min-height:0;overflow:auto;display:grid;
+grid-template-columns:minmax(0,1202px) minmax(300px,1fr);grid-template-rows:minmax(0,1fr);gap:12px;
+padding:10px;box-sizing:border-box}
+#right{min-width:0;display:flex;flex-direction:column;overflow-wrap:anywhere}
+#picture{border:1px solid #999;background:#fff;line-height:0}
+#picture img{display:block;width:100%;height:auto}
+#moves{flex:1 1 0;min-height:160px;overflow:auto;background:#fff;border:1px solid #999;margin:0;
+padding:0 0 0 40px}
 #moves li{cursor:pointer}#moves li.current{background:#ffd700}
 #caption{font-weight:bold;font-size:16px}
+#right h3{margin:14px 0 6px}#events{margin:0}
+@media (max-width:720px){
+body{display:block}main{display:block;overflow:visible}#right{margin-top:12px}#moves{height:480px}
+}
 </style></head><body>
 <header><h1>%TITLE%</h1><div id="controls">
 <button id="first" title="Home">|&lt;</button><button id="prev" title="Left">&lt; prev</button>
@@ -197,9 +210,14 @@ function show() {
   $("view").value = view;
   fill($("events"), f.events.length ? f.events : ["(none you could see)"]);
   fill($("moves"), frames().map(x => x.caption), (li, i) => { li.onclick = () => go(i); if (i === move) li.className = "current"; });
-  const cur = $("moves").children[move]; if (cur) cur.scrollIntoView({block: "nearest"});
+  keepInView($("moves"), $("moves").children[move]);
   const h = "#move=" + move + "&seat=" + view.replace("player_", "");
   if (location.hash !== h) history.replaceState(null, "", h);
+}
+function keepInView(list, item) {  // scrolls the list only (scrollIntoView would scroll the page too)
+  const outer = list.getBoundingClientRect(), inner = item.getBoundingClientRect();
+  if (inner.top < outer.top) list.scrollTop -= outer.top - inner.top;
+  else if (inner.bottom > outer.bottom) list.scrollTop += inner.bottom - outer.bottom;
 }
 function go(m) { move = Math.max(0, Math.min(frames().length - 1, m)); show(); }
 function pick(v) { if (D.frames[v]) { view = v; show(); } }

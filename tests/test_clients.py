@@ -2,7 +2,8 @@
 the parallel API, and the classic illegal-move convention those checkers rely on."""
 import numpy as np
 import pytest
-from pettingzoo.test import parallel_api_test, parallel_seed_test, state_test
+from pettingzoo import ParallelEnv
+from pettingzoo.test import max_cycles_test, parallel_api_test, parallel_seed_test, state_test
 
 import corruption_envs
 from corruption_envs import IllegalActionWarning
@@ -60,6 +61,25 @@ def test_pettingzoo_state_and_parallel_tests_pass_on_the_default_env(game):
         state_test(corruption_envs.env(game), corruption_envs.parallel_env(game), num_cycles=30)
     parallel_api_test(corruption_envs.parallel_env(game), num_cycles=200)
     parallel_seed_test(lambda: corruption_envs.parallel_env(game), num_cycles=200)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_module_has_the_parallel_env_the_registry_hands_out(game, monkeypatch):
+    module = corruption_envs.game_module(game)
+    par = module.parallel_env(num_players=3, reward="rank")
+    assert isinstance(par, ParallelEnv) and isinstance(par.unwrapped, module.raw_env)
+    assert par.unwrapped.config["reward"] == "rank"
+    assert par.possible_agents == [f"player_{i}" for i in range(3)]
+    monkeypatch.setattr(module, "parallel_env", lambda **config: ("the module's", config))
+    assert corruption_envs.parallel_env(game, reward="rank") == ("the module's", {"reward": "rank"})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_max_cycles_test_finds_the_parallel_env_and_stops_at_the_unknown_max_cycles(game):
+    # as on PettingZoo's classic envs, which it skips: it counts a parallel step per cycle of every
+    # agent, but a turn-based step is one move, so no max_cycles option could pass it
+    with pytest.raises(ValueError, match=r"unknown config key\(s\) \['max_cycles'\]"):
+        max_cycles_test(corruption_envs.game_module(game))
 
 
 def test_the_parallel_env_plays_a_whole_game_by_the_agent_on_turn():

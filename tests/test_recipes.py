@@ -44,3 +44,9 @@ def test_supersuit_table_matches_the_readme():
     assert {name for name, verdict in out.items() if verdict == "runs"} == working
     readme = (REPO / "README.md").read_text()
     assert all(f"`{name}`" in readme for name in out)
+
+
+def test_batched_engine_recipe_plays_a_batch_bots_and_a_match():
+    out = run_recipe("batched_engine.py", "--games", "16", "--steps", "150")
+    assert "random play: 2400 decisions" in out
+    assert "heuristic in seat 0 vs 3 random: won" in out and "match: 16 games" in out

@@ -86,7 +86,7 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "timesteps": _with(_int(1), 1_000_000),
         "seed": _with(_int(0), 0),
         "n_envs": _with(_int(1, 256), 8),
-        "vec_env": _choice("dummy", "dummy", "subproc"),
+        "vec_env": _choice("dummy", "dummy", "subproc", "batched"),
         "torch_threads": _with(_int(1, 64), 1),
         # None: the game's default player count (filled in by `load`, as is eval.num_players)
         "players": Key(None, _players, "[min, max] player counts within the game's range"),
@@ -301,6 +301,8 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
             f"with a prior already plays the prior's moves and the warm start fits its critic on the prior's "
             f"games; set imitation.teacher={ppo['prior']!r}"
         )
+    if config["run"]["vec_env"] == "batched":
+        check_batched(config)
     if (config["run"]["n_envs"] * ppo["n_steps"]) % ppo["batch_size"]:
         raise ConfigError(
             f"config ppo.batch_size={ppo['batch_size']} must divide run.n_envs * ppo.n_steps = "
@@ -323,6 +325,61 @@ def check_bots(config: dict[str, Any]) -> None:
             make_agent(spec, probe, seed=0)
         except ValueError as e:
             raise ConfigError(f"config {where} is not allowed: {e}") from None
+
+
+def check_batched(config: dict[str, Any]) -> None:
+    """run.vec_env=batched plays every opponent on a batch: no duplicate play (it replays each deal with
+    the heuristic first) and no search bot (it plans on one AEC game)."""
+    from corruption_envs.search import is_search_spec
+
+    if config["ppo"]["reward_baseline"] != "none":
+        raise ConfigError(
+            f"config run.vec_env=batched with ppo.reward_baseline={config['ppo']['reward_baseline']!r} is not "
+            "allowed: duplicate play replays every deal game by game; set run.vec_env=dummy"
+        )
+    searches = [k for k in config["pool"]["mix"] if is_search_spec(k)]
+    if searches:
+        raise ConfigError(
+            f"config run.vec_env=batched with search bots {searches} in pool.mix is not allowed: a search "
+            "plans on one AEC game; set run.vec_env=dummy"
+        )
+
+
+# what a run plays besides learning, scaled down with a shorter run (scale_to_timesteps)
+SCALED_GAMES = ("imitation.games", "eval.games", "eval.final_games", "eval.count_games", "eval.select_games")
+MIN_GAMES = 20  # a scaled figure keeps at least this many games (where the config plays any)
+
+
+def scale_to_timesteps(config: dict[str, Any], planned: int, kept: set[str]) -> dict[str, Any]:
+    """`config` for a run of fewer learner steps than the `planned` ones of its file (--timesteps): its
+    imitation and evaluation games shrink by the same fraction (at least MIN_GAMES), so a smoke run is
+    quick; the keys in `kept` (given with --set) stay as given."""
+    fraction = config["run"]["timesteps"] / planned
+    if fraction >= 1:
+        return config
+    for dotted in SCALED_GAMES:
+        section, key = dotted.split(".")
+        value = config[section][key]
+        if dotted not in kept and value:
+            config[section][key] = min(value, max(MIN_GAMES, round(value * fraction)))
+    return config
+
+
+def plan(config: dict[str, Any]) -> str:
+    """One line on what the run will play, printed before it starts."""
+    run, im, ev, pool = config["run"], config["imitation"], config["eval"], config["pool"]
+    lo, hi = run["players"]
+    others = sorted(set(range(lo, hi + 1)) - {ev["num_players"]})
+    parts = [f"{run['timesteps']:,} learner steps at {lo}-{hi} players"]
+    if im["games"]:
+        parts.insert(0, f"{im['games']:,} {im['teacher']} games to imitate")
+    if pool["exploiter_every"]:
+        parts.append(f"an exploiter of {pool['exploiter_steps']:,} steps every {pool['exploiter_every']:,}")
+    table = f"{ev['final_games']:,} games per baseline at {ev['num_players']} players"
+    if others:
+        table += f" and {ev['count_games']:,} at each of {others}"
+    parts.append(f"a final table of {table} against {', '.join(map(str, ev['baselines']))}")
+    return "plan: " + "; ".join(parts)
 
 
 def bot_option(config: dict[str, Any], key: str) -> str | None:

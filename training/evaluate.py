@@ -5,6 +5,7 @@ import sys
 from typing import Any
 
 import corruption_envs
+from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.core import PolicyFileError
 from corruption_envs.bots import make_agent
 from corruption_envs.evaluation import Result, evaluate, wilson_interval
@@ -52,6 +53,7 @@ def trained_env_config(policy: Any) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    one_blas_thread()
     """python -m training.evaluate --game corruption --policy policies/corruption/champion.npz"""
     import argparse
     import json

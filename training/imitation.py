@@ -25,19 +25,84 @@ import numpy as np
 
 import corruption_envs
 from corruption_envs.bots import make_agent
+from corruption_envs.match import play_match
 
 from .config import bot_option
 
 
+class SparseRows:
+    """Float32 rows kept as their nonzero entries (an observation is mostly zeros: a Corruption one has
+    about 120 of 3,391), handed out dense by index: `rows[idx]` is a (len(idx), width) array."""
+
+    def __init__(self, start: np.ndarray, cols: np.ndarray, values: np.ndarray, width: int) -> None:
+        self.start, self.cols, self.values, self.width = start, cols, values, width  # row i: start[i]:start[i+1]
+
+    @classmethod
+    def of(cls, dense: np.ndarray) -> SparseRows:
+        r, c = np.nonzero(dense)
+        return cls(np.searchsorted(r, np.arange(len(dense) + 1)), c.astype(np.int32), dense[r, c], dense.shape[1])
+
+    @classmethod
+    def merge(cls, parts: list[SparseRows], width: int) -> SparseRows:
+        """The rows of `parts`, in order."""
+        if not parts:
+            return cls(np.zeros(1, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32), width)
+        offsets = np.cumsum([0] + [len(p.values) for p in parts[:-1]])
+        start = np.concatenate([[0]] + [p.start[1:] + o for p, o in zip(parts, offsets)])
+        return cls(start, np.concatenate([p.cols for p in parts]), np.concatenate([p.values for p in parts]), width)
+
+    def __len__(self) -> int:
+        return len(self.start) - 1
+
+    def __getitem__(self, idx: np.ndarray | int) -> np.ndarray:
+        idx = np.asarray(idx)
+        if idx.ndim == 0:
+            return self[idx[None]][0]
+        if idx.dtype == bool:
+            idx = np.flatnonzero(idx)
+        lo, hi = self.start[idx], self.start[idx + 1]
+        counts = hi - lo
+        rows = np.repeat(np.arange(len(idx)), counts)
+        at = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
+        out = np.zeros((len(idx), self.width), np.float32)
+        out[rows, self.cols[at]] = self.values[at]
+        return out
+
+
 @dataclass
 class Demonstrations:
-    observations: np.ndarray  # (N, obs) float32
+    observations: np.ndarray | SparseRows  # (N, obs) float32 by index
     masks: np.ndarray  # (N, actions) bool
     actions: np.ndarray  # (N,) int64, the teacher's choice
     returns: np.ndarray  # (N,) float32, final reward discounted by the seat's remaining decisions
 
     def __len__(self) -> int:
         return len(self.actions)
+
+
+class Recorder:
+    """The match loop's observer for a teacher's games: keeps every decision (observations sparse) and
+    plays a random legal move instead of the teacher's with probability `explore` (the label stays)."""
+
+    def __init__(self, explore: float, rng: np.random.Generator) -> None:
+        self.explore, self.rng = explore, rng
+        self.games, self.seats, self.obs, self.masks, self.labels = [], [], [], [], []
+
+    def __call__(self, games: np.ndarray, seats: np.ndarray, observations: np.ndarray, masks: np.ndarray,
+                 actions: np.ndarray) -> np.ndarray:
+        self.games.append(games)
+        self.seats.append(seats)
+        self.obs.append(SparseRows.of(observations))
+        self.masks.append(masks.astype(bool))
+        self.labels.append(actions.copy())
+        if not self.explore:
+            return actions
+        swap = self.rng.random(len(actions)) < self.explore
+        legal = masks[swap]
+        picks = (self.rng.random(legal.shape) * legal).argmax(axis=1)  # uniform over each row's legal moves
+        played = actions.copy()
+        played[swap] = picks
+        return played
 
 
 def collect(
@@ -50,39 +115,28 @@ def collect(
     gamma: float,
     teacher: str = "heuristic",
 ) -> Demonstrations:
-    """Play `games` seeded games with `teacher` in every seat and record every decision."""
+    """Play `games` seeded games with `teacher` in every seat (all at once, on the match loop) and
+    record every decision."""
     rng = np.random.default_rng(seed)
-    envs: dict[int, Any] = {}
-    obs, masks, actions, returns = [], [], [], []
-    for _ in range(games):
-        n = int(rng.integers(players[0], players[1] + 1))
-        if n not in envs:
-            env = corruption_envs.env(game, num_players=n, **env_config)
-            envs[n] = (env, [make_agent(teacher, env, seed=int(rng.integers(2**31))) for _ in range(n)])
-        env, bots = envs[n]
-        env.reset(seed=int(rng.integers(2**63)))
-        rows: list[list[int]] = [[] for _ in range(n)]  # per seat, indices of its decisions
-        while not env.terminations[env.agent_selection]:
-            name = env.agent_selection
-            seat = env.agent_name_mapping[name]
-            seen = env.observe(name)
-            mask = seen["action_mask"]
-            label = bots[seat].act(seen["observation"], mask)
-            rows[seat].append(len(actions))
-            obs.append(np.array(seen["observation"], dtype=np.float32))
-            masks.append(mask.astype(bool))
-            actions.append(label)
-            returns.append(0.0)
-            if explore and rng.random() < explore:
-                legal = np.flatnonzero(mask)
-                label = int(legal[rng.integers(legal.size)])
-            env.step(label)
-        for seat, name in enumerate(env.possible_agents):
-            reward = float(env.rewards[name])
-            for k, i in enumerate(reversed(rows[seat])):  # the learner is paid after its last move
-                returns[i] = reward * gamma**k
-    return Demonstrations(np.stack(obs), np.stack(masks), np.array(actions, dtype=np.int64),
-                          np.array(returns, dtype=np.float32))
+    counts = rng.integers(players[0], players[1] + 1, size=games)
+    deals = rng.integers(2**63, size=games)
+    present = sorted(set(counts.tolist()))
+    envs = [corruption_envs.env(game, num_players=n, **env_config) for n in present]
+    agents = [make_agent(teacher, env, seed=int(rng.integers(2**31))) for env in envs]
+    lineups = [[present.index(n)] * n for n in counts.tolist()]
+    rec = Recorder(explore, rng)
+    results = play_match(game, agents, lineups, deals, env_config, observer=rec)
+    g, seats = np.concatenate(rec.games), np.concatenate(rec.seats)
+    # each decision's return: its seat's final reward, discounted by that seat's decisions after it
+    order = np.lexsort((np.arange(len(g)), seats, g))
+    key = g[order] * results.rewards.shape[1] + seats[order]
+    first = np.r_[0, np.flatnonzero(np.diff(key)) + 1]
+    size = np.diff(np.r_[first, len(key)])
+    after = np.repeat(first + size, size) - np.arange(len(key)) - 1
+    returns = np.empty(len(g), np.float32)
+    returns[order] = results.rewards[g[order], seats[order]] * gamma ** after
+    obs = SparseRows.merge(rec.obs, envs[0].unwrapped.observation_layout.size)
+    return Demonstrations(obs, np.concatenate(rec.masks), np.concatenate(rec.labels), returns)
 
 
 def fit(

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from corruption_envs.core.threads import one_blas_thread
 from . import config as cfg
 from .selfplay import REPO, git_commit, policy_meta, print_results
 
@@ -144,6 +145,7 @@ def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, An
 
 
 def main(argv: list[str] | None = None) -> int:
+    one_blas_thread()
     p = argparse.ArgumentParser(prog="python -m training.psro", description=__doc__.split("\n")[0])
     p.add_argument("--game", help="the game (default: the config's game)")
     p.add_argument("--config", help="YAML config (default: configs/<game>.yaml)")

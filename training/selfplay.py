@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from corruption_envs.core.threads import one_blas_thread
 from . import checkpoint as ckpt
 from . import config as cfg
 
@@ -68,6 +69,10 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, ckpt.Checkp
         config = cfg.load(args.game, out / "config.yaml", args.set, **overrides)
         return config, out, ckpt.read(out)
     config = cfg.load(args.game, args.config, args.set, **overrides)
+    if args.timesteps:  # a shorter run plays fewer imitation and evaluation games too
+        planned = cfg.load(args.game, args.config, args.set)["run"]["timesteps"]
+        kept = {".".join(cfg.parse_set(item)[0]) for item in args.set}
+        config = cfg.scale_to_timesteps(config, planned, kept)
     out = Path(args.out) if args.out else REPO / "runs" / f"{config['game']}-{time.strftime('%Y%m%d-%H%M%S')}"
     if out.exists() and any(out.iterdir()):
         raise cfg.ConfigError(f"--out {out} exists and is not empty; pick a new folder or use --resume")
@@ -118,8 +123,9 @@ def build_model(config: dict[str, Any], venv: Any, out: Path) -> Any:
 
 
 def make_venv(config: dict[str, Any], pool: Any) -> Any:
-    """run.vec_env 'dummy': all envs in this process share `pool`; 'subproc': one process per env,
-    each with a replica of the pool that the trainer keeps in sync (snapshots, PFSP scores)."""
+    """run.vec_env 'batched': the n_envs games on one batched engine, opponents deciding in batches
+    (training/batched_env.py); 'dummy': all envs in this process share `pool`; 'subproc': one process
+    per env, each with a replica of the pool that the trainer keeps in sync (snapshots, PFSP scores)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     from .pool import OpponentPool
@@ -129,6 +135,11 @@ def make_venv(config: dict[str, Any], pool: Any) -> Any:
     players = tuple(run["players"])
     subproc = run["vec_env"] == "subproc"
     prior = cfg.bot_option(config, "prior")
+    if run["vec_env"] == "batched":
+        from .batched_env import BatchedSelfPlayVecEnv
+
+        return VecMonitor(BatchedSelfPlayVecEnv(config["game"], config["env"], players, pool, run["n_envs"],
+                                                seed=run["seed"] * 7919, prior=prior))
 
     def maker(i: int):
         def make() -> SelfPlayEnv:
@@ -206,6 +217,7 @@ def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, r
     activation, prior = config["ppo"]["activation"], cfg.bot_option(config, "prior")
     export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, commit),  # noqa: E731
                                   prior)
+    print(cfg.plan(config), flush=True)
     t0 = time.monotonic()
     if not resume and config["imitation"]["games"]:
         from .imitation import warm_start
@@ -297,6 +309,7 @@ def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
+    one_blas_thread()
     args = parse_args(argv)
     try:
         if args.backend == "rllib" and args.resume:

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from corruption_envs.core.threads import one_blas_thread
 from . import __doc__ as DESCRIPTION
 from .games import save_games
 from .lookup import player_counts, setup_problem
@@ -15,6 +16,7 @@ from .seating import make_jobs
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    one_blas_thread()
     p = argparse.ArgumentParser(prog="python -m benchmarks.tournament", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", required=True, help="registered game, or module:EnvClass")

@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from corruption_envs.match import act_rows, play_match
+
 from .lookup import agent_labels, build_agent, make_env, reseed_agent
-from .seating import Job, agent_seed, deal_seed
+from .seating import Job, agent_seed, deal_seed, match_seed
 
 
 @dataclass
@@ -105,10 +107,66 @@ def _run_job(job: Job) -> GameRecord:
     return _WORKER.run(job)
 
 
+class _Timed:
+    """An agent whose CPU time in its decisions is counted (a batch call's time shared by its rows)."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent, self.seconds, self.moves = agent, 0.0, 0
+
+    def act_batch(self, observations: Any, masks: Any) -> Any:
+        start = time.process_time()
+        actions = act_rows(self.agent, observations, masks)
+        self.seconds += time.process_time() - start
+        self.moves += len(masks)
+        return actions
+
+
+def _batched_records(game: str, specs: Sequence[str], jobs: Sequence[Job]) -> list[GameRecord]:
+    """`jobs` on the match loop: one agent per spec and player count, seeded once for the whole run,
+    deciding for every game where one of its seats is on turn."""
+    counts = sorted({j.num_players for j in jobs})
+    timed, index = [], {}
+    for n in counts:
+        env = make_env(game, n)
+        for i, spec in enumerate(specs):
+            index[(i, n)] = len(timed)
+            timed.append(_Timed(build_agent(spec, env, seed=match_seed(jobs[0].seed, n, i))))
+    lineups = [[index[(i, j.num_players)] for i in j.lineup] for j in jobs]
+    seeds = [deal_seed(j.seed, j.num_players, j.deal) for j in jobs]
+    res = play_match(game, timed, lineups, seeds)
+    per_move = [t.seconds / max(t.moves, 1) for t in timed]
+    records = []
+    for g, (job, lineup) in enumerate(zip(jobs, lineups)):
+        n = job.num_players
+        moves = res.moves[g, :n].tolist()
+        records.append(GameRecord(n, job.deal, job.table, list(job.lineup), res.ranks[g, :n].tolist(),
+                                  res.scores[g, :n].astype(float).tolist(), res.rewards[g, :n].tolist(),
+                                  int(res.decisions[g]), [m * per_move[a] for m, a in zip(moves, lineup)], moves))
+    return records
+
+
+def batchable(game: str, specs: Sequence[str], counts: Sequence[int]) -> bool:
+    """Whether every agent can play on the match loop (no search bot, no per-game mixture)."""
+    from corruption_envs.evaluation import plays_on_batches
+
+    return all(plays_on_batches(build_agent(spec, make_env(game, n), seed=0))
+               for spec in dict.fromkeys(specs) for n in counts)
+
+
 def play_jobs(
-    game: str, specs: Sequence[str], jobs: Sequence[Job], workers: int = 1, progress: bool = False
+    game: str, specs: Sequence[str], jobs: Sequence[Job], workers: int = 1, progress: bool = False,
+    batched: bool | None = None,
 ) -> list[GameRecord]:
-    """Play `jobs` in order (in `workers` processes when > 1); records come back in job order."""
+    """Play `jobs`; records come back in job order. `batched` (None: whenever every agent can) plays
+    them on the match loop: the same deals, each agent seeded once for the run, so a run repeats
+    exactly but a game's draws depend on the games beside it. Game by game (in `workers` processes
+    when > 1), every agent is reseeded per game, so each game is fixed by its own seeds alone."""
+    if batched is None:
+        batched = bool(jobs) and batchable(game, specs, sorted({j.num_players for j in jobs}))
+    if batched:
+        records = _batched_records(game, specs, jobs)
+        progress_bar(len(jobs), progress).update(len(jobs))
+        return records
     bar = progress_bar(len(jobs), progress)
     records: list[GameRecord] = []
     if workers <= 1:
@@ -153,8 +211,9 @@ def progress_bar(total: int, enabled: bool) -> Any:
 
 
 def save_games(game: str, specs: Sequence[str], jobs: Sequence[Job], folder: Path) -> list[Path]:
-    """`jobs`' games played again exactly (same deal seeds and agent seeds), each logged as a
-    `play --log` file with its HTML replay page: <n>p-deal<d>-table<t>.jsonl / .html."""
+    """`jobs`' games played game by game as `play_jobs(batched=False)` plays them (same deal seeds,
+    every agent reseeded per game), each logged as a `play --log` file with its HTML replay page:
+    <n>p-deal<d>-table<t>.jsonl / .html."""
     from corruption_envs.recording import record_game, write_html
 
     folder.mkdir(parents=True, exist_ok=True)

@@ -39,6 +39,11 @@ def agent_seed(seed: int, num_players: int, deal: int, table: int, seat: int) ->
     return int(np.random.SeedSequence([seed, num_players, deal, table, seat, 1]).generate_state(1)[0])
 
 
+def match_seed(seed: int, num_players: int, agent: int) -> int:
+    """The seed of agent `agent` at `num_players` seats for a whole match on the batched loop."""
+    return int(np.random.SeedSequence([seed, num_players, agent, 2]).generate_state(1)[0])
+
+
 def make_jobs(players: Sequence[int], num_agents: int, games: int, seed: int) -> list[Job]:
     """Whole deals for each player count, at least `games` games per player count."""
     jobs = []

@@ -1,10 +1,10 @@
 """Construction & Corruption (Loach & Perrin, 2017), 3-7 players: seed 002 and the rulings."""
 from typing import Any
 
-from .env import env, raw_env
+from .env import env, parallel_env, raw_env
 from .rules import ConstructionRules
 
-__all__ = ["ConstructionRules", "HeuristicAgent", "env", "raw_env"]
+__all__ = ["ConstructionRules", "HeuristicAgent", "env", "parallel_env", "raw_env"]
 
 
 def __getattr__(name: str) -> Any:

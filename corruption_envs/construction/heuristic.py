@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.agents import first_row, legal_counts
 from . import codec
 from .observer import MONEY_SCALE, SEAT_FEATURES
 from .state import CARDS, MAYOR, PAY, PLACE, VOTE
@@ -45,9 +46,18 @@ class HeuristicAgent:
         # the strategy is deterministic; `seed` is accepted so every bot is built the same way
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        lay = self.layout
-        phase = int(np.argmax(observation[lay["phase"]]))
-        view = _View(observation, lay, self.n)
+        return first_row(self.act_batch(observation[None], np.asarray(action_mask)[None]))
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The board and seats are read for all rows at once, the rules then run row by row (no draws)."""
+        legal_counts(action_masks, "HeuristicAgent")
+        phases = np.argmax(observations[:, self.layout["phase"]], axis=1).tolist()
+        boards = _Board(observations, self.layout)
+        return np.array([self._decide(phase, boards.row(r, self.n), obs, mask)
+                         for r, (phase, obs, mask) in enumerate(zip(phases, observations, action_masks))],
+                        np.int64)
+
+    def _decide(self, phase: int, view: "_View", observation: np.ndarray, action_mask: np.ndarray) -> int:
         choice = None
         if phase == PLACE:
             choice = self._place(view, action_mask)
@@ -152,18 +162,31 @@ class HeuristicAgent:
         return codec.PAY_PERCENT if percent < fixed else codec.PAY_FIXED
 
 
+class _Board:
+    """The contract board and the seats of every row, read at once."""
+
+    def __init__(self, observations: np.ndarray, lay: Any) -> None:
+        k = len(observations)
+        cb = observations[:, lay["contracts"]].reshape((k, *lay.shapes["contracts"]))
+        self.on = cb[:, :, 0] > 0.5
+        self.owner = np.argmax(cb[:, :, 1:8], axis=2)
+        self.corruption = np.rint(cb[:, :, 8] * 20).astype(int)
+        self.festival = cb[:, :, 10] > 0.5
+        self.crew = np.rint(cb[:, :, 11] * 6).astype(int) + np.rint(cb[:, :, 9] * 8).astype(int)
+        self.seats = observations[:, lay["seats"]].reshape((k, *lay.shapes["seats"]))
+
+    def row(self, r: int, n: int) -> "_View":
+        return _View(n, self.on[r], self.owner[r], self.corruption[r], self.festival[r], self.crew[r], self.seats[r])
+
+
 class _View:
     """The pieces of one observation the strategy reads (seats relative to me)."""
 
-    def __init__(self, obs: np.ndarray, lay: Any, n: int) -> None:
+    def __init__(self, n: int, on: np.ndarray, owner: np.ndarray, corruption: np.ndarray, festival: np.ndarray,
+                 crew: np.ndarray, seats: np.ndarray) -> None:
         self.n = n
-        cb = lay.view(obs, "contracts")
-        self.on = cb[:, 0] > 0.5
-        self.owner = np.argmax(cb[:, 1:8], axis=1)
-        self.corruption = np.rint(cb[:, 8] * 20).astype(int)
-        self.festival = cb[:, 10] > 0.5
-        self.crew = np.rint(cb[:, 11] * 6).astype(int) + np.rint(cb[:, 9] * 8).astype(int)
-        self.seats = lay.view(obs, "seats")
+        self.on, self.owner, self.corruption, self.festival, self.crew = on, owner, corruption, festival, crew
+        self.seats = seats
 
     def on_board(self) -> list[int]:
         return [int(c) for c in np.flatnonzero(self.on)]

@@ -1,6 +1,6 @@
 """What all three games share: the rules contract, the AEC adapter, configs, layouts, errors, bots."""
 from .actions import ActionBlock, ActionLayout
-from .aec import GameEnv, make_env_class
+from .aec import GameEnv, make_env_class, parallel_env_fn
 from .agents import Agent, RandomAgent
 from .config import Option, int_range
 from .errors import GameOverError, IllegalActionError, IllegalActionWarning, NotResetError, PolicyFileError
@@ -39,4 +39,5 @@ __all__ = [
     "int_range",
     "sees_own",
     "make_env_class",
+    "parallel_env_fn",
 ]

@@ -10,11 +10,12 @@ from __future__ import annotations
 import operator
 import sys
 import warnings
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from .errors import GameOverError, IllegalActionError, IllegalActionWarning, NotResetError
 from .events import EVERYONE
@@ -302,3 +303,16 @@ def make_env_class(rules_class: type[Rules], qualname: str = "raw_env") -> type[
             "__qualname__": qualname,
         },
     )
+
+
+def parallel_env_fn(env_fn: Callable[..., GameEnv]) -> Callable[..., ParallelEnv]:
+    """A game module's `parallel_env(**config)`: the PettingZoo module convention (`env`, `raw_env`,
+    `parallel_env`), built as PettingZoo's `parallel_wrapper_fn` is but by `turn_based_aec_to_parallel`,
+    since the games are turn-based: each step() takes the action of the one agent on turn (the others'
+    are ignored)."""
+
+    def parallel_env(**config: Any) -> ParallelEnv:
+        """The game's env(**config) as a PettingZoo ParallelEnv played by the agent on turn."""
+        return turn_based_aec_to_parallel(env_fn(**config))
+
+    return parallel_env

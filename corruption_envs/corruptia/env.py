@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import GameEnv, make_env_class
+from ..core import GameEnv, make_env_class, parallel_env_fn
 from .rules import CorruptiaRules
 
 raw_env = make_env_class(CorruptiaRules)
@@ -11,3 +11,6 @@ raw_env = make_env_class(CorruptiaRules)
 
 def env(**config: Any) -> GameEnv:
     return raw_env(**config)
+
+
+parallel_env = parallel_env_fn(env)

@@ -21,20 +21,17 @@ Phase III (Swiss assignment, Hit Man victims, Reporter removals) is the heuristi
 from __future__ import annotations
 
 import numpy as np
+from ..core.jit import njit
 
-from . import codec
-from .heuristic import HeuristicAgent, VALUES
-from .tables import CARDS_PER_ROUND, DA, HIT_MAN, NUM_BODIES, NUM_BRIBES, REPORTER
+from .heuristic import PLAY_ACTION, VALUES, HeuristicAgent, da_fits, heuristic_place, hit_man, reporter_fits
+from .tables import CARDS_PER_ROUND, DA, NUM_BODIES, NUM_BRIBES, REPORTER
 
 STEP = 0.5  # $k resolution of contract totals (a Swiss bribe counts half)
 GRID = np.arange(0, 2 * VALUES.sum() + 1) * STEP  # my possible totals on one contract
 MIN_SD = 0.3  # $k: a total known exactly still gets a little spread (keeps the probabilities smooth)
 CHARACTER_COST = 0.3  # play a character only when a bribe fewer costs less than this share of its contract
+PLAN_BLOCK = 64  # rows planned at once: their worth grids stay in cache
 NUM_SUBSETS = 1 << NUM_BRIBES
-# every (held, added) pair of disjoint bribe subsets, for the dynamic programme over contracts
-_HELD, _ADDED = (a.ravel() for a in np.meshgrid(np.arange(NUM_SUBSETS), np.arange(NUM_SUBSETS), indexing="ij"))
-_DISJOINT = (_HELD & _ADDED) == 0
-HELD, ADDED = _HELD[_DISJOINT], _ADDED[_DISJOINT]
 SUBSET_SIZE = np.array([bin(m).count("1") for m in range(NUM_SUBSETS)])
 SUBSET_STEPS = np.array([round(sum(VALUES[b] for b in range(NUM_BRIBES) if m >> b & 1) / STEP)
                          for m in range(NUM_SUBSETS)])  # each subset's money, in steps of the grid
@@ -48,124 +45,198 @@ def normal_cdf(x: np.ndarray) -> np.ndarray:
 class ExpertAgent(HeuristicAgent):
     """Plays any seat from (observation, action_mask); deterministic given its seed."""
 
-    def _opponent_totals(self, obs: np.ndarray, info: dict) -> tuple[np.ndarray, np.ndarray]:
-        """Mean and standard deviation of each opponent's end-of-round total, (contracts, n - 1)."""
-        v = lambda name: self.layout.view(obs, name)
-        n, table, value = self.n, info["on_table"], info["value"]
-        cards = info["cards"][:, 1:]  # opponents' public vertical cards (24, n-1, 9)
-        facedown = np.rint(v("facedown")[:, 1:n] * CARDS_PER_ROUND)
-        swiss_hidden = np.rint(v("swiss_facedown")[:, 1:n] * CARDS_PER_ROUND)  # (3, n-1)
-        gone = v("chars_gone")[1:n]  # (n-1, 3): DA, Reporters (1/2 each), Hit Man
-        left = np.rint(CARDS_PER_ROUND * (1 - v("placed")[1:n]))
-        shown = cards[:, :, :NUM_BRIBES].sum(axis=0) > 0  # (n-1, 6) bribes seen this round
+    def _opponent_totals(self, observations: np.ndarray, read: dict) -> tuple[np.ndarray, np.ndarray]:
+        """Mean and standard deviation of each opponent's end-of-round total, (k, contracts, n - 1)."""
+        v = lambda name: self._view(observations, name)
+        n, table, value = self.n, read["on_table"], read["value"]
+        rows = np.arange(len(observations))[:, None]
+        cards = read["cards"][:, :, 1:]  # opponents' public vertical cards (k, 24, n-1, 9)
+        facedown = np.rint(v("facedown")[:, :, 1:n] * CARDS_PER_ROUND)
+        swiss_hidden = np.rint(v("swiss_facedown")[:, :, 1:n] * CARDS_PER_ROUND)  # (k, 3, n-1)
+        gone = v("chars_gone")[:, 1:n]  # (k, n-1, 3): DA, Reporters (1/2 each), Hit Man
+        left = np.rint(CARDS_PER_ROUND * (1 - v("placed")[:, 1:n]))[:, None, :]
+        shown = cards[..., :NUM_BRIBES].sum(axis=1) > 0  # (k, n-1, 6) bribes seen this round
         unseen_money = (~shown) @ VALUES
-        unseen_bribes = (~shown).sum(axis=1).clip(min=1)
-        characters_left = (1 - gone[:, 0]) + 2 * (1 - gone[:, 1]) + (1 - gone[:, 2])
-        unseen_cards = (~shown).sum(axis=1) + characters_left.clip(min=0)
+        unseen_bribes = (~shown).sum(axis=2).clip(min=1)
+        characters_left = (1 - gone[..., 0]) + 2 * (1 - gone[..., 1]) + (1 - gone[..., 2])
+        unseen_cards = (~shown).sum(axis=2) + characters_left.clip(min=0)
         unseen_cards = unseen_cards.clip(min=1)
-        mean = unseen_money / unseen_cards  # a face-down or future card: a bribe or a character
-        square = ((~shown) @ VALUES**2) / unseen_cards
+        # per opponent, broadcast over contracts
+        mean = (unseen_money / unseen_cards)[:, None, :]  # a face-down or future card: a bribe or a character
+        square = (((~shown) @ VALUES**2) / unseen_cards)[:, None, :]
         var = square - mean**2
-        bribe_mean = unseen_money / unseen_bribes
+        bribe_mean = (unseen_money / unseen_bribes)[:, None, :]
         share = np.where(table, value, 0.0)
-        share = share / max(share.sum(), 1.0)  # where future cards go
-        body = info["body"]
-        per_body = np.bincount(body[table], minlength=NUM_BODIES).clip(min=1)
-        swiss_share = np.where(table, 1.0 / per_body[body], 0.0)[:, None] * swiss_hidden[body]  # (24, n-1)
-        mu = (info["vertical"][:, 1:] + facedown * mean + swiss_share * bribe_mean / 2
-              + share[:, None] * left * mean)
+        share = (share / np.maximum(share.sum(axis=1, keepdims=True), 1.0))[:, :, None]  # where future cards go
+        body = read["body"]
+        per_body = (table[:, :, None] & (body[:, :, None] == np.arange(NUM_BODIES))).sum(axis=1).clip(min=1)
+        swiss_share = (np.where(table, 1.0 / per_body[rows, body], 0.0)[:, :, None]
+                       * swiss_hidden[rows, body])  # (k, 24, n-1)
+        mu = (read["vertical"][:, :, 1:] + facedown * mean + swiss_share * bribe_mean / 2
+              + share * left * mean)
         sd2 = (facedown * var + swiss_share * bribe_mean**2 / 4
-               + left * (share[:, None] * square - share[:, None] ** 2 * mean**2))
+               + left * (share * square - share ** 2 * mean**2))
         return mu, np.sqrt(sd2.clip(min=0)) + MIN_SD
 
-    def _worth(self, obs: np.ndarray, info: dict) -> np.ndarray:
-        """worth[c, i]: value(c) * P(I win c with total GRID[i]) on the table's contracts, 0 elsewhere."""
-        mu, sd = self._opponent_totals(obs, info)
+    def _worth(self, observations: np.ndarray, read: dict) -> tuple[np.ndarray, np.ndarray]:
+        """worth[j, i]: value(c) * P(I win c with total GRID[i]) for the j-th (row, contract) on the table
+        (only these are planned over: the grid is costly), and where[r, c]: that j (-1 off the table)."""
+        mu, sd = self._opponent_totals(observations, read)
+        table = np.nonzero(read["on_table"])
+        where = np.full(read["on_table"].shape, -1)
+        where[table] = np.arange(table[0].size)
+        mu, sd = mu[table][:, :, None], sd[table][:, :, None]  # (j, opponent, grid)
         # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total
-        z = (GRID[None, :, None] - STEP - mu[:, None, :]) / sd[:, None, :]
-        win = normal_cdf(z).prod(axis=2)
+        cdf = normal_cdf((GRID - STEP - mu) / sd)
+        win = cdf[:, 0].copy()
+        for opponent in range(1, cdf.shape[1]):  # the product in opponent order, as prod(axis) makes it
+            win *= cdf[:, opponent]
         win[:, 0] = 0.0  # nothing bid, nothing won
-        return np.where(info["on_table"], info["value"], 0.0)[:, None] * win
+        return read["value"][table][:, None] * win, where
 
-    def _my_totals(self, obs: np.ndarray, info: dict) -> np.ndarray:
+    def _my_totals(self, observations: np.ndarray, read: dict) -> np.ndarray:
         """My total on each contract now: vertical bribes, plus my Swiss bribes at half value on the
         contract under that body where I have most (where the assignment step would likely put them)."""
-        mine = info["known"][:, 0].copy()
-        swiss = self.layout.view(obs, "swiss")[:, 0] @ VALUES / 2
-        for g in np.flatnonzero(swiss):
-            under = np.flatnonzero(info["on_table"] & (info["body"] == g))
-            if under.size:
-                mine[under[np.argmax(mine[under] * 1e4 + info["value"][under])]] += swiss[g]
+        mine = read["known"][:, :, 0].copy()
+        swiss = self._view(observations, "swiss")[:, :, 0] @ VALUES / 2  # (k, 3)
+        for g in range(NUM_BODIES):
+            under = read["on_table"] & (read["body"] == g)
+            rows = np.flatnonzero((swiss[:, g] != 0) & under.any(axis=1))
+            target = np.argmax(np.where(under, mine * 1e4 + read["value"], -np.inf)[rows], axis=1)
+            mine[rows, target] += swiss[rows, g]
         return mine
 
-    def _plan(self, worth: np.ndarray, mine: np.ndarray, bribes: list[int], slots: int,
-              contracts: np.ndarray) -> tuple[float, list[tuple[int, int]]]:
-        """The best split of `bribes` (at most `slots` of them) over `contracts`: (worth gained,
-        [(bribe, contract), ...])."""
-        held = sum(1 << b for b in bribes)
-        usable = (ADDED & ~held) == 0
-        held_ok, added_ok = HELD[usable], ADDED[usable]
-        at = np.rint(mine[contracts] / STEP).astype(np.int64)
-        # gain[k, s]: worth added on contract k by the bribes of subset s
-        idx = np.minimum(at[:, None] + SUBSET_STEPS[None, :], GRID.size - 1)
-        gain = np.take_along_axis(worth[contracts], idx, axis=1) - worth[contracts, at][:, None]
-        best = np.full(NUM_SUBSETS, -np.inf)
-        best[0] = 0.0
-        stages = [best]
-        for k in range(len(contracts)):
-            new = np.full(NUM_SUBSETS, -np.inf)
-            np.maximum.at(new, held_ok | added_ok, best[held_ok] + gain[k, added_ok])
-            best = new
-            stages.append(best)
-        allowed = (SUBSET_SIZE <= slots) & ((np.arange(NUM_SUBSETS) & ~held) == 0)
-        target = int(np.argmax(np.where(allowed, best, -np.inf)))
-        total, plan = float(best[target]), []
-        for k in range(len(contracts) - 1, -1, -1):  # walk the stages back to each contract's subset
-            subs = [s for s in range(NUM_SUBSETS) if s & target == s]
-            s = max(subs, key=lambda s: stages[k][target ^ s] + gain[k, s])
-            plan += [(b, int(contracts[k])) for b in range(NUM_BRIBES) if s >> b & 1]
-            target ^= s
-        return total, plan
+    def _read(self, observations: np.ndarray, action_masks: np.ndarray) -> dict:
+        """The heuristic's read, and for the rows placing a card on a table with contracts: my totals and
+        the plan (its worth, the worth of a plan with one bribe fewer, its largest bribe and contract)."""
+        read = super()._read(observations, action_masks)
+        k = len(observations)
+        read["mine"] = read["known"][:, :, 0].copy()
+        read["plan"] = np.zeros((k, 4))
+        planning = np.flatnonzero(read["placing"] & read["on_table"].any(axis=1))
+        for start in range(0, planning.size, PLAN_BLOCK):
+            block = planning[start:start + PLAN_BLOCK]
+            part = {name: a[block] for name, a in read.items()}
+            obs = observations[block]
+            mine = self._my_totals(obs, part)
+            slots = CARDS_PER_ROUND - np.rint(self._view(obs, "placed")[:, 0] * CARDS_PER_ROUND).astype(np.int64)
+            held = part["hand"][:, :NUM_BRIBES].astype(np.int64) @ (1 << np.arange(NUM_BRIBES))
+            gain, fewer, bribe, contract = plan_rows(*self._worth(obs, part), np.rint(mine / STEP).astype(np.int64),
+                                                     part["on_table"], held, slots)
+            read["mine"][block] = mine
+            read["plan"][block] = np.stack([gain, fewer, bribe, contract], axis=1)
+        return read
 
-    def _place(self, info: dict, mask: np.ndarray) -> int | None:
-        obs = info["obs"]
-        hand, value = info["hand"], info["value"]
-        table = np.flatnonzero(info["on_table"])
-        can = lambda kind, c: mask[codec.ACTIONS.encode("play", kind=kind, contract=c)] == 1
-        if table.size == 0:
-            return None
-        worth = self._worth(obs, info)
-        mine = self._my_totals(obs, info)
-        est_opp = info["estimate"][:, 1:].max(axis=1)
-        shown = info["cards"][:, 1:]
-        slots = CARDS_PER_ROUND - int(round(self.layout.view(obs, "placed")[0] * CARDS_PER_ROUND))
-        bribes = [b for b in range(NUM_BRIBES) if hand[b]]
-        by_value = table[np.argsort(-value[table])]
+    def _place(self, read: dict, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return expert_place_rows(*self._place_inputs(read, masks), read["mine"], read["plan"])
 
-        # Hit Man against a visible opponent DA where I lead (the heuristic's rule)
-        if hand[9]:
-            for c in by_value:
-                if shown[c, :, DA].sum() > 0 and mine[c] >= est_opp[c] and can(HIT_MAN, c):
-                    return codec.ACTIONS.encode("play", kind=HIT_MAN, contract=c)
-        gain, plan = self._plan(worth, mine, bribes, slots, table)
-        fewer, _ = self._plan(worth, mine, bribes, slots - 1, table) if slots > 1 else (0.0, [])
-        cost = gain - fewer  # what a character placement costs the plan
 
-        reach = max((VALUES[b] for b in bribes), default=0)
-        for c in by_value:
-            if cost >= CHARACTER_COST * value[c]:
+@njit
+def expert_place_rows(placing, hand, value, estimated, best_opp, da_shown, top_shown, by_value, on_table, body,
+                      faceup_next, masks, mine, plan) -> tuple[np.ndarray, np.ndarray]:
+    """expert_place for each row placing a card (the heuristic's place_rows, with my totals and plans)."""
+    chosen, dump = np.full(len(placing), -1), np.full(len(placing), -1)
+    for r in range(len(placing)):
+        if placing[r]:
+            chosen[r], dump[r] = expert_place(hand[r], value[r], estimated[r], best_opp[r], da_shown[r], top_shown[r],
+                                              by_value[r], on_table[r], body[r], faceup_next[r], masks[r], mine[r],
+                                              plan[r])
+    return chosen, dump
+
+
+@njit
+def expert_place(hand, value, estimated, best_opp, da_shown, top_shown, by_value, on_table, body, faceup_next, mask,
+                 mine, plan) -> tuple[int, int]:
+    """The module's steps 4-5 for one row, then the heuristic's rules (as heuristic_place returns);
+    `mine`: my totals, `plan`: (its worth, the worth with a bribe fewer, its largest bribe, its contract)."""
+    if not on_table.any():
+        return -1, -1
+    hit = hit_man(hand, mine, best_opp, da_shown, by_value, mask)  # the heuristic's rule, on my totals
+    if hit >= 0:
+        return hit, -1
+    cost = plan[0] - plan[1]  # what a character placement costs the plan
+    for c in by_value:
+        # the share in float32, as numpy multiplies a Python float by a float32 value
+        if c < 0 or cost >= np.float32(CHARACTER_COST) * value[c]:
+            break
+        if reporter_fits(c, hand, value, mine, best_opp, top_shown, mask):
+            return PLAY_ACTION[REPORTER, c], -1
+        if da_fits(c, hand, value, mine, best_opp, mask):
+            return PLAY_ACTION[DA, c], -1
+    bribe, contract = int(plan[2]), int(plan[3])
+    if bribe >= 0 and mask[PLAY_ACTION[bribe, contract]] == 1:
+        # the plan's largest bribe: a face-up card that size warns later bidders off
+        return PLAY_ACTION[bribe, contract], -1
+    return heuristic_place(hand, value, estimated, best_opp, da_shown, top_shown, by_value, on_table, body,
+                           faceup_next, mask)
+
+
+@njit
+def plan_rows(worth: np.ndarray, where: np.ndarray, at: np.ndarray, table: np.ndarray, held: np.ndarray,
+              slots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row, the best split of the bribes in `held` (a bit set), at most `slots` of them, over the
+    table's contracts (contract c's worth grid is worth[where[r, c]], my total on it GRID[at[r, c]]), by
+    dynamic programming over contracts and subsets of bribes: the worth it gains,
+    the worth gained with at most slots - 1 bribes (0 with one slot), and its largest bribe and that
+    bribe's contract (-1, -1 for an empty plan). Ties go to the lowest subset, as numpy's argmax would."""
+    k = table.shape[0]
+    gains, fewer = np.zeros(k), np.zeros(k)
+    top_bribe, top_contract = np.full(k, -1), np.full(k, -1)
+    for r in range(k):
+        contracts = np.flatnonzero(table[r])
+        stages, gain = _stages(worth, where[r], at[r], contracts, held[r])
+        gains[r], plan = _best(stages, gain, held[r], slots[r])
+        if slots[r] > 1:  # the same stages: only the number of bribes allowed differs
+            fewer[r] = _best(stages, gain, held[r], slots[r] - 1)[0]
+        for b in range(NUM_BRIBES - 1, -1, -1):
+            if plan[b] >= 0:
+                top_bribe[r], top_contract[r] = b, contracts[plan[b]]
                 break
-            gap = est_opp[c] - mine[c]
-            top = max((VALUES[b] for b in range(NUM_BRIBES) if shown[c, :, b].max() > 0), default=0)
-            if (hand[7] or hand[8]) and value[c] >= 500 and 0 < gap <= top and mine[c] > 0 and can(REPORTER, c):
-                return codec.ACTIONS.encode("play", kind=REPORTER, contract=c)
-            if hand[6] and value[c] >= 700 and gap > reach and can(DA, c):
-                return codec.ACTIONS.encode("play", kind=DA, contract=c)
-        if plan:
-            b, c = max(plan, key=lambda bc: (VALUES[bc[0]], value[bc[1]]))
-            if can(b, c):
-                return codec.ACTIONS.encode("play", kind=b, contract=c)
-        return super()._place(info, mask)
+    return gains, fewer, top_bribe, top_contract
 
-    def _read(self, obs: np.ndarray) -> dict:
-        return {**super()._read(obs), "obs": obs}
+
+@njit
+def _stages(worth: np.ndarray, where: np.ndarray, at: np.ndarray, contracts: np.ndarray, held: int
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """gain[j, s]: the worth subset s adds on the j-th table contract; stages[0]: the empty plan, and
+    stages[j + 1, s]: the best worth added on the first j + 1 contracts by exactly the bribes of subset s
+    (-inf where s is out of reach)."""
+    m = contracts.size
+    gain = np.empty((m, NUM_SUBSETS))
+    for j in range(m):
+        c = contracts[j]
+        for s in range(NUM_SUBSETS):
+            grid = worth[where[c]]
+            gain[j, s] = grid[min(at[c] + SUBSET_STEPS[s], GRID.size - 1)] - grid[at[c]]
+    stages = np.full((m + 1, NUM_SUBSETS), -np.inf)
+    stages[0, 0] = 0.0
+    for j in range(m):
+        for h in range(NUM_SUBSETS):
+            if stages[j, h] == -np.inf:
+                continue
+            for a in range(NUM_SUBSETS):
+                if a & h == 0 and a & ~held == 0 and stages[j, h] + gain[j, a] > stages[j + 1, h | a]:
+                    stages[j + 1, h | a] = stages[j, h] + gain[j, a]
+    return stages, gain
+
+
+@njit
+def _best(stages: np.ndarray, gain: np.ndarray, held: int, slots: int) -> tuple[float, np.ndarray]:
+    """The best plan of at most `slots` bribes: its worth and, per bribe, the index of its contract in
+    the table (-1: not placed), walking the stages back to each contract's subset."""
+    m = gain.shape[0]
+    target, total = 0, stages[m, 0]
+    for s in range(1, NUM_SUBSETS):
+        if SUBSET_SIZE[s] <= slots and s & ~held == 0 and stages[m, s] > total:
+            target, total = s, stages[m, s]
+    plan = np.full(NUM_BRIBES, -1)
+    for j in range(m - 1, -1, -1):
+        chosen, chosen_value = 0, stages[j, target] + gain[j, 0]
+        for s in range(1, NUM_SUBSETS):
+            if s & target == s and stages[j, target ^ s] + gain[j, s] > chosen_value:
+                chosen, chosen_value = s, stages[j, target ^ s] + gain[j, s]
+        for b in range(NUM_BRIBES):
+            if chosen >> b & 1:
+                plan[b] = j
+        target ^= chosen
+    return total, plan

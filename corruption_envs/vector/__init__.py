@@ -15,11 +15,13 @@ from __future__ import annotations
 import importlib
 from typing import Any, Sequence
 
-from .engine import Batch, VectorEngine
+from .engine import WAIT, Batch, VectorEngine
 
 # game name -> "module:class" of its batched engine (code registers engines, never a file)
 ENGINES: dict[str, str] = {
+    "corruption": "corruption_envs.vector.corruption:CorruptionEngine",
     "corruptia": "corruption_envs.vector.corruptia:CorruptiaEngine",
+    "construction": "corruption_envs.vector.construction:ConstructionEngine",
 }
 
 
@@ -51,17 +53,16 @@ def make(
     `num_players` is one count, or several: each new game then draws its count from them (one batch
     serves every count, as the observations have the same size at every count). `config` takes the
     AEC env's game options (`reward`, ...). `engine`: "compiled" (numba), "reference" (the AEC rules
-    game by game, for any registered game) or "auto" (compiled where the game has one). Call `reset()`
-    before the first `step()`.
+    game by game, for any registered game, or the env class a person's 'module:attr' names) or "auto"
+    (compiled where the game has one). Call `reset()` before the first `step()`.
     """
     if engine not in ("auto", "compiled", "reference"):
         raise ValueError(f"engine={engine!r}: choose 'auto', 'compiled' or 'reference'")
     if engine == "reference" or (engine == "auto" and game not in ENGINES):
-        from ..registry import game_module
+        from ..registry import rules_class
         from .reference import ReferenceEngine
 
-        rules_class = game_module(game).raw_env.rules_class
-        return ReferenceEngine(rules_class, num_envs, num_players=num_players, seed=seed, **config)
+        return ReferenceEngine(rules_class(game), num_envs, num_players=num_players, seed=seed, **config)
     return engine_class(game)(num_envs, num_players=num_players, seed=seed, **config)
 
 
@@ -70,4 +71,4 @@ def list_games() -> list[str]:
     return list(ENGINES)
 
 
-__all__ = ["Batch", "ENGINES", "VectorEngine", "engine_class", "list_games", "make"]
+__all__ = ["WAIT", "Batch", "ENGINES", "VectorEngine", "engine_class", "list_games", "make"]

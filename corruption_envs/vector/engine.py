@@ -38,7 +38,8 @@ class Batch(NamedTuple):
     ended_players: np.ndarray  # (B,) int64: the ended game's player count (0 where none ended)
 
 
-REWARD_CODES = {mode: i for i, mode in enumerate(REWARD_MODES)}  # how the kernels read config["reward"]
+REWARD_CODES = {mode: i for i, mode in enumerate(REWARD_MODES)}
+WAIT = -1  # an action that leaves its game as it is for this step (the others move)  # how the kernels read config["reward"]
 
 
 class VectorEngine(ABC):
@@ -123,10 +124,11 @@ class VectorEngine(ABC):
         return b
 
     def step(self, actions: Any) -> Batch:
-        """Play one action in every game: `actions[i]` for the seat on turn in game i.
+        """Play one action in every game: `actions[i]` for the seat on turn in game i, or `WAIT` (-1)
+        to leave game i as it is (its row of the batch unchanged, not terminated).
 
         Raises IllegalActionError, changing nothing, when the actions are not B integers each legal in
-        its game's `action_mask` row.
+        its game's `action_mask` row (or WAIT).
         """
         if not self._started:
             raise NotResetError("this engine has no games yet: call reset(seed=...) first, then step()")
@@ -150,12 +152,13 @@ class VectorEngine(ABC):
                 f"actions must be integers (an int array of shape ({B},)), got dtype {a.dtype}"
             )
         a = a.astype(np.int64, copy=False)
-        out = np.flatnonzero((a < 0) | (a >= self.num_actions))
+        out = np.flatnonzero((a < WAIT) | (a >= self.num_actions))
         if out.size:
             raise IllegalActionError(
-                f"actions out of range [0, {self.num_actions}) in games {_some(out)}: {_some(a[out])}"
+                f"actions out of range [0, {self.num_actions}) in games {_some(out)}: {_some(a[out])} "
+                f"(or {WAIT}, WAIT, to leave a game as it is)"
             )
-        bad = np.flatnonzero(self._batch.action_mask[np.arange(B), a] == 0)
+        bad = np.flatnonzero((self._batch.action_mask[np.arange(B), a] == 0) & (a != WAIT))
         if bad.size:
             raise IllegalActionError(
                 f"illegal actions in games {_some(bad)}: {_some(a[bad])} are not in those games' "
@@ -222,8 +225,9 @@ class VectorEngine(ABC):
 
     @abstractmethod
     def _advance(self, actions: np.ndarray) -> None:
-        """Apply one legal action per row, fill rewards / terminated / scores / ranks (zero where the
-        game goes on), and start new games (`_start`) in the rows that ended."""
+        """Apply one legal action per row (none where it is WAIT), fill rewards / terminated / scores /
+        ranks (zero where the game goes on or waits), and start new games (`_start`) in the rows that
+        ended."""
 
 
 def _some(values: np.ndarray, limit: int = 10) -> str:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..core.rewards import ranks, terminal_rewards
 from ..core.rules import GameState, Rules
-from .engine import VectorEngine
+from .engine import WAIT, VectorEngine
 
 
 class ReferenceEngine(VectorEngine):
@@ -62,6 +62,8 @@ class ReferenceEngine(VectorEngine):
         b.terminated[:] = False
         ended = []
         for row, action in enumerate(actions):
+            if action == WAIT:
+                continue
             state = self.states[row]
             n = int(b.num_players[row])
             rules = self.rules[n]

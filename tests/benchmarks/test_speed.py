@@ -15,3 +15,16 @@ def test_table_gives_ratios_to_texas_holdem_and_the_target_verdict():
     text = render(rows)
     assert "2.50" in text and "meets the >= 2x target" in text and "unavailable" in text
     assert "MISSES" in render([rows[0], Entry("corruption env()", 1500, 10, 1.0)])
+
+
+def test_batched_rows_count_every_game_of_the_batch_and_get_their_verdict():
+    import pytest
+
+    pytest.importorskip("numba")
+    from benchmarks.speed import time_vector
+
+    decisions, games, _ = time_vector("corruption", 8, 0.5, 2, seed=0)
+    assert decisions % (16 * 8) == 0 and decisions > 0
+    rows = [Entry("corruption env()", 1000, 10, 1.0), Entry("corruption vector B=64", 60_000, 10, 1.0)]
+    assert "60.0x corruption env(): meets the >= 50x target" in render(rows)
+    assert "MISSES" in render([rows[0], Entry("corruption vector B=64", 40_000, 10, 1.0)])

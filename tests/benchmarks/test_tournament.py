@@ -135,8 +135,19 @@ def test_a_policy_with_a_prior_plays_each_game_as_its_seed_says_whatever_came_be
     # a reused agent must both play a game exactly as the game's seeds say, or the gate would not repeat
     specs = [CORRUPTIA_CHAMPION, "heuristic"]
     jobs = make_jobs([4], len(specs), games=8, seed=3)
-    assert play_jobs("corruptia", specs, jobs) == play_jobs("corruptia", specs, jobs)
-    assert play_jobs("corruptia", specs, jobs)[4:] == play_jobs("corruptia", specs, jobs[4:])
+    one_by_one = play_jobs("corruptia", specs, jobs, batched=False)
+    assert one_by_one == play_jobs("corruptia", specs, jobs, batched=False)
+    assert one_by_one[4:] == play_jobs("corruptia", specs, jobs[4:], batched=False)
+
+
+def test_a_batched_run_repeats_and_meets_the_same_deals():
+    specs = [CORRUPTIA_CHAMPION, "heuristic"]
+    jobs = make_jobs([4], len(specs), games=8, seed=3)
+    batched = play_jobs("corruptia", specs, jobs, batched=True)
+    assert batched == play_jobs("corruptia", specs, jobs)  # the default when every agent can batch
+    one_by_one = play_jobs("corruptia", specs, jobs, batched=False)
+    assert [(r.deal, r.table, r.lineup) for r in batched] == [(r.deal, r.table, r.lineup) for r in one_by_one]
+    assert all(sum(r.moves) == r.decisions for r in batched)
 
 
 def test_command_line_prints_the_table_and_writes_the_files(tmp_path, capsys):

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1600,1000")
+         "--disable-component-update", "--disable-sync", "--no-first-run")
 KEY_CODES = {"ArrowRight": 39, "ArrowLeft": 37, "Home": 36, "End": 35, "a": 65, "0": 48, "1": 49, "2": 50}
 
 
@@ -29,8 +29,10 @@ def chromium_path() -> str:
 
 
 class Browser:
-    def __init__(self, url: str, ready: str, timeout: float = 60.0) -> None:
-        """Open `url` and wait until the JS expression `ready` is true in it."""
+    def __init__(self, url: str, ready: str, window: tuple[int, int] = (1600, 1000),
+                 timeout: float = 60.0) -> None:
+        """Open `url` in a window of `window` (width, height) pixels and wait until the JS expression
+        `ready` is true in it."""
         self.timeout = timeout
         self.profile = tempfile.mkdtemp(prefix="chromium-profile-")
         to_child, self._out = os.pipe()
@@ -43,7 +45,8 @@ class Browser:
             os.dup2(write, 4)
 
         self.proc = subprocess.Popen(
-            [chromium_path(), *FLAGS, f"--user-data-dir={self.profile}", "--remote-debugging-pipe", url],
+            [chromium_path(), *FLAGS, "--window-size={},{}".format(*window), f"--user-data-dir={self.profile}",
+             "--remote-debugging-pipe", url],
             preexec_fn=fds, close_fds=False, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL)
         os.close(to_child)

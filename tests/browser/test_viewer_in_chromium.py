@@ -1,6 +1,6 @@
 """The replay page in a real browser: Debian's headless Chromium opens it from file://, steps through
 the game by URL hash, keys and buttons, and the DOM shows what the page's data says for each move and
-view; a screenshot is not blank.
+view; the page fits windows of three sizes without scrolling sideways; a screenshot is not blank.
 
 Not part of the default `python -m pytest` (pyproject's norecursedirs); run it with
 `apt-get install -y chromium && python -m pytest tests/browser`. Without Chromium it fails.
@@ -22,6 +22,7 @@ from corruption_envs.recording import record_game
 from .chromium import Browser, chromium_path
 
 READY = "!!document.getElementById('caption') && document.getElementById('caption').textContent !== ''"
+PICTURE_LOADED = "[...document.querySelectorAll('#picture img')].every(i => i.complete && i.naturalWidth)"
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +45,8 @@ def page(tmp_path_factory):
 def browser():
     opened = []
 
-    def open_page(url):
-        opened.append(Browser(url, READY))
+    def open_page(url, **options):
+        opened.append(Browser(url, READY, **options))
         return opened[-1]
 
     yield open_page
@@ -114,7 +115,7 @@ def test_keys_and_buttons_step_through_the_game_and_switch_views(page, browser):
 def test_a_screenshot_shows_the_table(page, browser):
     url, _ = page
     b = browser(url + "#move=40&seat=0")
-    b.wait_until("[...document.querySelectorAll('#picture img')].every(i => i.complete && i.naturalWidth)")
+    b.wait_until(PICTURE_LOADED)
     shot = Image.open(io.BytesIO(b.screenshot())).convert("RGB")
     assert shot.width == 1600 and shot.height > 600
     colours = shot.getcolors(maxcolors=1 << 20)
@@ -122,6 +123,50 @@ def test_a_screenshot_shows_the_table(page, browser):
     counts = {rgb: k for k, rgb in colours}
     for seat in range(4):  # every seat's panel is drawn in its colour
         assert counts.get(seat_colour(seat), 0) > 500
+
+
+def layout(b):
+    """Where the page puts things: the window's size, the page's scroll and client widths, the move
+    list's and the picture's boxes (left, top, right, bottom), and the picture's size shown and its own
+    (its bands' width and summed height)."""
+    return b.js("""(() => {
+        const box = el => {
+            const r = el.getBoundingClientRect();
+            return [r.left, r.top, r.right, r.bottom];
+        };
+        const bands = [...document.querySelectorAll('#picture img')];
+        const page = document.documentElement;
+        return {window: [innerWidth, innerHeight], scroll: page.scrollWidth, client: page.clientWidth,
+                moves: box(document.getElementById('moves')), picture: box(bands[0].parentElement),
+                natural: [bands[0].naturalWidth, bands.reduce((h, i) => h + i.naturalHeight, 0)],
+                shown: [bands[0].getBoundingClientRect().width,
+                        bands.reduce((h, i) => h + i.getBoundingClientRect().height, 0)]};
+    })()""")
+
+
+@pytest.mark.parametrize("window, beside", [((1400, 1000), True), ((900, 700), True), ((600, 800), False)])
+def test_the_page_fits_its_window_with_the_picture_scaled_down(page, browser, window, beside):
+    url, _ = page
+    b = browser(url + "#move=40&seat=0", window=window)
+    b.wait_until(PICTURE_LOADED)
+    fit = layout(b)
+    assert fit["window"][0] == window[0]  # (its height less the headless window's frame)
+    assert fit["scroll"] <= fit["client"], "the page scrolls sideways"
+    left, top, right, bottom = fit["moves"]
+    assert 0 <= left and right <= fit["client"], "the move list is cut at the window's edge"
+    width, height = fit["shown"]
+    assert width < fit["natural"][0] and width <= fit["client"]
+    assert height / width == pytest.approx(fit["natural"][1] / fit["natural"][0], rel=0.01)  # not stretched
+    if beside:  # the list fills the window's height, the page does not scroll
+        assert fit["picture"][2] < left and top < fit["picture"][3] and bottom <= fit["window"][1]
+    else:
+        assert top > fit["picture"][3]
+    b.press("End")  # the list scrolls to the last move; the page stays where it is
+    assert b.js("""(() => {
+        const list = document.getElementById('moves').getBoundingClientRect();
+        const last = document.querySelector('#moves li.current').getBoundingClientRect();
+        return scrollY === 0 && list.top <= last.top && last.bottom <= list.bottom;
+    })()""")
 
 
 def test_without_chromium_the_browser_tests_fail_naming_the_install(monkeypatch):

@@ -108,3 +108,17 @@ def test_player_counts_with_different_spaces_are_refused_at_start(toy_config_fil
 def test_corruptia_trains_over_its_whole_player_range():
     # one action and observation layout for 3-5 players (codec.BOARD)
     assert cfg.load("corruptia")["run"]["players"] == [3, 5]
+
+
+def test_a_shorter_run_plays_fewer_games_besides_learning_unless_told():
+    from training.selfplay import parse_args, resolve
+
+    config, _, _ = resolve(parse_args(["--game", "corruption", "--timesteps", "3000",
+                                       "--set", "eval.count_games=7"]))
+    full = cfg.load("corruption")
+    assert config["run"]["timesteps"] == 3000
+    assert config["imitation"]["games"] == cfg.MIN_GAMES < full["imitation"]["games"]  # 1% of 2,000, floored
+    assert config["eval"]["final_games"] == cfg.MIN_GAMES and config["eval"]["count_games"] == 7  # --set kept
+    assert cfg.plan(config).startswith(f"plan: {cfg.MIN_GAMES} expert games to imitate; 3,000 learner steps")
+    unscaled, _, _ = resolve(parse_args(["--game", "corruption"]))
+    assert unscaled["eval"] == full["eval"] and unscaled["imitation"] == full["imitation"]

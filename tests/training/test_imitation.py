@@ -76,15 +76,14 @@ def test_the_teacher_named_plays_every_seat_of_the_demonstrations():
     assert not np.array_equal(data.actions[:len(heuristic)], heuristic.actions[:len(data)])
     env = corruption_envs.env("corruption", num_players=4)
     rng = np.random.default_rng(3)
-    assert int(rng.integers(4, 5)) == 4  # collect's draws in its order: the count, the bots' seeds, the deal
-    seeds = [int(rng.integers(2**31)) for _ in range(4)]
-    bots = [make_agent("expert", env, seed=s) for s in seeds]
-    env.reset(seed=int(rng.integers(2**63)))
+    assert rng.integers(4, 5, size=1).tolist() == [4]  # collect's draws in its order: the counts, the deals,
+    deal = int(rng.integers(2**63, size=1)[0])  # then one teacher per count, for all its seats
+    bot = make_agent("expert", env, seed=int(rng.integers(2**31)))
+    env.reset(seed=deal)
     for i, label in enumerate(data.actions):
-        seat = env.agent_name_mapping[env.agent_selection]
         seen = env.observe(env.agent_selection)
         assert np.array_equal(seen["observation"], data.observations[i])
-        assert bots[seat].act(seen["observation"], seen["action_mask"]) == label
+        assert bot.act(seen["observation"], seen["action_mask"]) == label
         env.step(int(label))
     assert env.terminations[env.agent_selection]
 
@@ -124,3 +123,16 @@ def test_with_a_prior_only_the_critic_is_fitted(demos):
     assert not all(torch.equal(a, b) for a, b in zip(critic, model.policy.value_net.parameters()))
     assert after["heldout_value_mse"] < before["heldout_value_mse"]
     assert before["heldout_accuracy"] == 1.0  # the prior's one-hot is the teacher's move
+
+
+def test_sparse_rows_give_back_the_dense_rows_by_any_index():
+    from training.imitation import SparseRows
+
+    rng = np.random.default_rng(0)
+    chunks = [np.where(rng.random((k, 50)) < 0.1, rng.random((k, 50)), 0).astype(np.float32) for k in (7, 0, 13, 1)]
+    dense = np.concatenate(chunks)
+    rows = SparseRows.merge([SparseRows.of(c) for c in chunks], 50)
+    assert len(rows) == len(dense) and len(rows.values) == np.count_nonzero(dense)  # only the nonzeros kept
+    idx = rng.permutation(len(dense))[:9]
+    assert np.array_equal(rows[idx], dense[idx]) and np.array_equal(rows[3], dense[3])
+    assert np.array_equal(rows[dense[:, 0] > 0], dense[dense[:, 0] > 0])

@@ -84,8 +84,8 @@ def test_evaluate_draws_a_member_for_every_game(members, tmp_path):
     path = mixture_of(members, [0.5, 0.5]).save(tmp_path / "m.npz")
     as_agent = make_agent(str(path), corruption_envs.env("toy", num_players=3), seed=1)
     assert isinstance(as_agent, MixturePolicy)
-    seen = []
-    as_agent.start_game = lambda f=as_agent.start_game: (f(), seen.append(as_agent.member))[0]
+    seen, draw = [], as_agent.draw_member
+    as_agent.draw_member = lambda: (seen.append(draw()), seen[-1])[1]
     evaluate(as_agent, "toy", "random", 40, 3, seed=0, env_config={"num_rounds": 2})
     assert len(seen) == 1 + 40 and set(seen[1:]) == {0, 1}  # seed() draws once, then one per game
 

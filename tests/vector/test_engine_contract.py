@@ -95,6 +95,7 @@ def test_bad_actions_raise_and_change_nothing(made):
         "shape": (legal[:-1], r"shape \(16,\)"),
         "dtype": (legal.astype(np.float32), "integers"),
         "range": (np.full(B, engine.num_actions), "out of range"),
+        "below WAIT": (np.full(B, -2), "out of range"),
         "illegal": (mixed, rf"illegal actions in games \[{rows[0]}\]"),
     }
     for name, (actions, message) in cases.items():
@@ -120,6 +121,20 @@ def test_queued_deals_are_the_aec_envs_deals_in_order(made):
         assert np.array_equal(batch.action_mask[row], seen["action_mask"])
     with pytest.raises(ValueError, match="this engine plays"):
         engine.queue_deals([1], 4)
+
+
+def test_a_waiting_game_stays_as_it_is(made):
+    engine = made(num_envs=B, seed=4)
+    rng = np.random.default_rng(4)
+    batch = engine.reset()
+    for _ in range(200):
+        waiting = rng.random(B) < 0.5
+        before = batch.observation[waiting].copy(), batch.current_player[waiting].copy()
+        actions = np.where(waiting, vector.WAIT, random_actions(batch.action_mask, rng))
+        batch = engine.step(actions)
+        assert not batch.terminated[waiting].any() and not batch.rewards[waiting].any()
+        assert np.array_equal(batch.observation[waiting], before[0])
+        assert np.array_equal(batch.current_player[waiting], before[1])
 
 
 def test_step_before_reset_and_bad_config_say_what_to_do(made):

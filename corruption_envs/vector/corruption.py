@@ -1,0 +1,675 @@
+"""Corruption's batched engine: `CorruptionRules` again, as numba kernels over B games at once.
+
+Chance: Corruption draws only at setup (the contract deck's permutation and round 1's first player,
+in `CorruptionRules.new_game`). The kernel makes those two draws, in `new_game`'s order, from its own
+copy of `np.random.default_rng(engine.game_seeds[i])` (numpy_rng.py: the same numbers as numpy), so
+game i of the engine is exactly the AEC game `rules.new_game(np.random.default_rng(engine.game_seeds[i]))`
+and the differential test (tests/vector/test_corruption.py) plays both with the same actions.
+
+The state of a game is one int16 row holding the fields of `CorruptionState` at fixed offsets (below);
+every step, the acting seat's observation is written once into its row of `batch.observation` (the
+row zeroed, then its ~120 nonzero entries written from the state, as `Observer.full` reads it), and
+its mask into `batch.action_mask`. `load(row, state)` copies an AEC state into a row.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numba as nb
+import numpy as np
+
+from ..core.errors import NotResetError
+from ..corruption import CorruptionRules
+from ..corruption.codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, PLAY, REMOVE, SWISS
+from ..corruption.observer import CARD_WEIGHT, CHAR_COLUMN, build_layout
+from ..corruption.state import (
+    ASSIGNED,
+    AWARDED,
+    CANCELLED,
+    CONTRACT,
+    CORRUPTION,
+    DECK,
+    HAND,
+    HIT_STEP,
+    LOST,
+    NO_AWARD,
+    OVER,
+    REPORTER_STEP,
+    SWISS_STEP,
+    TABLE,
+    USED,
+    WON,
+    CorruptionState,
+)
+from ..corruption.state import SWISS as ON_SWISS
+from ..corruption.tables import (
+    CARD_KIND,
+    CARD_VALUE,
+    CARDS_PER_ROUND,
+    CONTRACT_VALUE,
+    CONTRACTS_PER_BODY,
+    DA,
+    HAND_SIZE,
+    HIT_MAN,
+    KIND_CARDS,
+    MAX_CONTRACT_VALUE,
+    MAX_PLAYERS,
+    NUM_BODIES,
+    NUM_BRIBES,
+    NUM_CONTRACTS,
+    NUM_KINDS,
+    NUM_ROUNDS,
+    REPORTER,
+    TOTAL_CONTRACT_VALUE,
+)
+from .engine import VectorEngine
+from .numpy_rng import GENERATOR_SIZE, integers, permutation_into, seed_generator
+from .outcome import write_outcome
+
+# --- tables as constant arrays (numba freezes module-level arrays into the kernels) ----------------
+KIND = CARD_KIND.astype(np.int64)
+VALUE = CARD_VALUE.astype(np.int64)
+WEIGHT = CARD_WEIGHT  # a card's weight in the per-kind counts (Reporters 1/2)
+FIRST_CARD = np.array([cards[0] for cards in KIND_CARDS], np.int64)  # kind -> its card played first
+GONE_COLUMN = CHAR_COLUMN  # character -> its chars_gone column
+# contract_where's column by (cloc, cbody + 1): 0 deck, 1-3 on the table under body 0-2, 4 won, 5 lost
+WHERE_CODE = np.array([[0, 0, 0, 0], [1, 1, 2, 3], [4, 4, 4, 4], [5, 5, 5, 5]], np.int64)
+CONTRACT_SHOWN = (CONTRACT_VALUE / MAX_CONTRACT_VALUE).astype(np.float32)  # the contract_value piece
+(DA_CARD,), (REPORTER_1, REPORTER_2), (HIT_MAN_CARD,) = KIND_CARDS[DA], KIND_CARDS[REPORTER], KIND_CARDS[HIT_MAN]
+C, P7, K, NB = NUM_CONTRACTS, MAX_PLAYERS, NUM_KINDS, NUM_BRIBES
+
+# observation offsets (the layout is the same at every player count)
+_LAYOUT = build_layout()
+O_HAND, O_SEATS, O_ROUND, O_PHASE = (_LAYOUT[k].start for k in ("my_hand", "seats", "round", "phase"))
+O_LEADER, O_TO_ACT, O_PLACED, O_ON = (_LAYOUT[k].start for k in ("leader", "to_act", "placed", "on_contracts"))
+O_SCORE, O_WON, O_GONE = (_LAYOUT[k].start for k in ("score", "contracts_won", "chars_gone"))
+O_WHERE, O_VALUE, O_WINNER, O_OUTCOME, O_NEW = (
+    _LAYOUT[k].start for k in ("contract_where", "contract_value", "contract_winner", "contract_outcome",
+                               "contract_new"))
+O_CARDS, O_FACEDOWN, O_ASSIGNED, O_SWISS, O_SWISS_FD = (
+    _LAYOUT[k].start for k in ("cards", "facedown", "assigned", "swiss", "swiss_facedown"))
+O_DKIND, O_DCONTRACT, O_DBODY = (_LAYOUT[k].start for k in ("decision_kind", "decision_contract", "decision_body"))
+
+# --- one game's state: one int16 row of `state`, the fields of CorruptionState at these offsets --------
+# scalars
+ROUND, PHASE, TO_ACT, LEADER, TURN, QPOS, QLEN, DECK_LEN = range(8)
+SEAT_CARDS = MAX_PLAYERS * HAND_SIZE  # per-card fields: index seat * 10 + card id
+SEAT_OF, CARD_OF = np.divmod(np.arange(SEAT_CARDS), HAND_SIZE)
+LOC = 8
+WHERE = LOC + SEAT_CARDS
+PUBLIC = WHERE + SEAT_CARDS
+# per-seat fields
+PLACED = PUBLIC + SEAT_CARDS
+ON_CONTRACTS = PLACED + MAX_PLAYERS
+WON_VALUE = ON_CONTRACTS + MAX_PLAYERS
+WON_COUNT = WON_VALUE + MAX_PLAYERS
+# per-contract fields
+CLOC = WON_COUNT + MAX_PLAYERS
+CBODY = CLOC + C
+COWNER = CBODY + C
+OUTCOME = COWNER + C
+DEALT = OUTCOME + C
+DECK_CARDS = DEALT + C  # the undealt contracts, top = DECK_CARDS + DECK_LEN - 1
+# the round's plays (seat * 10 + card, in play order) and the Phase III step's queue
+MAX_PLAYS = CARDS_PER_ROUND * MAX_PLAYERS
+ORDER = DECK_CARDS + C
+QUEUE = ORDER + MAX_PLAYS
+ROW_SIZE = QUEUE + MAX_PLAYS
+
+
+@nb.njit(cache=True, inline="always")
+def _rel(q, p, n):  # pragma: no cover - compiled
+    """Seat q as seen from seat p."""
+    r = q - p
+    return r + n if r < 0 else r
+
+
+@nb.njit(cache=True, inline="always")
+def _on(s, q, card, c):  # pragma: no cover - compiled
+    """Whether seat q's `card` lies vertically on contract c."""
+    return s[LOC + q * HAND_SIZE + card] == CONTRACT and s[WHERE + q * HAND_SIZE + card] == c
+
+
+# --- observation and mask -----------------------------------------------------------------------------
+@nb.njit(cache=True)
+def write_observation(row, s, p, n, touched):  # pragma: no cover - compiled
+    """Seat p's observation into `row` (zeroed first), read from the state as `Observer.full` reads it.
+
+    Conditional entries are written as their condition (0 or 1) times their value where that saves a
+    branch: a 0 written into the zeroed row changes nothing."""
+    row[:] = 0
+    rnd, phase = s[ROUND], s[PHASE]
+    for k in range(HAND_SIZE):
+        row[O_HAND + k] = s[LOC + p * HAND_SIZE + k] == HAND
+    if phase != OVER:
+        row[O_ROUND + rnd] = 1.0
+        row[O_PHASE + phase] = 1.0
+        row[O_TO_ACT + _rel(s[TO_ACT], p, n)] = 1.0
+    row[O_LEADER + _rel(s[LEADER], p, n)] = 1.0
+    for q in range(n):
+        r = _rel(q, p, n)
+        row[O_SEATS + q] = 1.0
+        row[O_PLACED + r] = s[PLACED + q] / CARDS_PER_ROUND
+        row[O_ON + r] = s[ON_CONTRACTS + q] / CARDS_PER_ROUND
+        row[O_SCORE + r] = s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE)
+        row[O_WON + r] = s[WON_COUNT + q] * (1 / C)
+        for k in range(NB, HAND_SIZE):  # characters out of hand that everyone has seen
+            x = q * HAND_SIZE + k
+            out = s[LOC + x] != HAND and s[PUBLIC + x] != 0
+            row[O_GONE + r * 3 + GONE_COLUMN[k]] += WEIGHT[k] * out
+    # the cards on the table are among this round's plays
+    touched_count = 0  # face-down counters hold counts until the end, then k / 6 as the rules write it
+    for t in range(s[TURN]):
+        x = s[ORDER + t]
+        q, k = SEAT_OF[x], CARD_OF[x]
+        place = s[LOC + x]
+        w = s[WHERE + x]
+        r = _rel(q, p, n)
+        known = s[PUBLIC + x] != 0 or q == p
+        if place == CONTRACT:
+            row[O_CARDS + (w * P7 + r) * K + KIND[k]] += WEIGHT[k] * known
+            if s[PUBLIC + x] == 0:
+                j = O_FACEDOWN + w * P7 + r
+                touched[touched_count] = j
+                touched_count += row[j] == 0
+                row[j] += 1.0
+        elif place == ON_SWISS:
+            row[O_SWISS + (w * P7 + r) * NB + k] = known
+            if s[PUBLIC + x] == 0:
+                j = O_SWISS_FD + w * P7 + r
+                touched[touched_count] = j
+                touched_count += row[j] == 0
+                row[j] += 1.0
+        elif place == ASSIGNED:
+            row[O_ASSIGNED + (w * P7 + r) * NB + k] = 1.0
+    for t in range(touched_count):
+        row[touched[t]] = np.float64(row[touched[t]]) / CARDS_PER_ROUND
+    row[O_VALUE:O_VALUE + C] = CONTRACT_SHOWN
+    for c in range(C):
+        place = s[CLOC + c]
+        row[O_WHERE + c * 6 + WHERE_CODE[place, s[CBODY + c] + 1]] = 1.0
+        owner = s[COWNER + c]
+        row[O_WINNER + c * P7 + _rel(max(owner, 0), p, n)] = owner >= 0
+        outcome = s[OUTCOME + c]
+        row[O_OUTCOME + c * 3 + max(outcome - 1, 0)] = outcome != 0
+        row[O_NEW + c] = s[DEALT + c] == rnd and place == TABLE
+    if 0 < phase < OVER and s[QPOS] < s[QLEN]:
+        e = s[QUEUE + s[QPOS]]
+        row[O_DKIND + KIND[e % HAND_SIZE]] = 1.0
+        row[(O_DBODY if phase == SWISS_STEP else O_DCONTRACT) + s[WHERE + e]] = 1.0
+
+
+@nb.njit(cache=True)
+def write_mask(m, s, n, may_decline):  # pragma: no cover - compiled
+    """The legal actions of the seat on turn into `m` (zeroed first), as `rules.legal_mask`."""
+    m[:] = 0
+    phase = s[PHASE]
+    if phase == CORRUPTION:
+        hand = LOC + s[TO_ACT] * HAND_SIZE
+        held = 0  # bit k: a card of kind k in hand
+        for kind in range(K):
+            if s[hand + FIRST_CARD[kind]] == HAND or (kind == REPORTER and s[hand + REPORTER_2] == HAND):
+                held |= 1 << kind
+        for c in range(C):
+            if s[CLOC + c] == TABLE:
+                for kind in range(K):
+                    if held >> kind & 1:
+                        m[PLAY + kind * C + c] = 1
+        for b in range(NB):
+            if held >> b & 1:
+                for g in range(NUM_BODIES):
+                    m[SWISS + b * NUM_BODIES + g] = 1
+        return
+    e = s[QUEUE + s[QPOS]]
+    q = e // HAND_SIZE
+    here = s[WHERE + e]
+    if phase == SWISS_STEP:  # the contracts under the Swiss bribe's body
+        for c in range(C):
+            if s[CLOC + c] == TABLE and s[CBODY + c] == here:
+                m[ASSIGN + c] = 1
+    elif phase == HIT_STEP:  # every DA, Reporter and other Hit Man on the Hit Man's contract
+        for o in range(n):
+            base = KILL + _rel(o, q, n) * KILL_SLOTS
+            if _on(s, o, DA_CARD, here):
+                m[base] = 1
+            reporters = _on(s, o, REPORTER_1, here) + _on(s, o, REPORTER_2, here)
+            for slot in range(reporters):
+                m[base + 1 + slot] = 1
+            if o != q and _on(s, o, HIT_MAN_CARD, here):
+                m[base + 3] = 1
+    else:  # every vertical bribe on the Reporter's contract
+        for o in range(n):
+            for b in range(NB):
+                if _on(s, o, b, here):
+                    m[REMOVE + _rel(o, q, n) * NB + b] = 1
+        if may_decline:
+            m[DECLINE] = 1
+
+
+@nb.njit(cache=True)
+def publish(i, s, n, may_decline, obs, mask, current_player, touched):  # pragma: no cover - compiled
+    """Game i's next decision into the batch: the seat on turn, its mask and its observation."""
+    p = s[TO_ACT]
+    current_player[i] = p
+    write_mask(mask[i], s, n, may_decline)
+    write_observation(obs[i], s, p, n, touched)
+
+
+# --- rounds ---------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _start_round(s, n):  # pragma: no cover - compiled
+    """Phase I: six contracts off the deck's top, two under each body; the leader plays first."""
+    for body in range(NUM_BODIES):
+        for _ in range(CONTRACTS_PER_BODY):
+            s[DECK_LEN] -= 1
+            c = s[DECK_CARDS + s[DECK_LEN]]
+            s[CLOC + c] = TABLE
+            s[CBODY + c] = body
+            s[DEALT + c] = s[ROUND]
+    s[PHASE] = CORRUPTION
+    s[TURN] = 0
+    s[PLACED:PLACED + MAX_PLAYERS] = 0
+    s[ON_CONTRACTS:ON_CONTRACTS + MAX_PLAYERS] = 0
+    s[TO_ACT] = s[LEADER]
+
+
+@nb.njit(cache=True)
+def new_game(s, n, perm, leader):  # pragma: no cover - compiled
+    """The game `CorruptionRules.new_game` deals from this deck permutation and first player."""
+    s[:] = 0  # round 1, no plays, no outcome, no score
+    s[LOC:LOC + SEAT_CARDS] = HAND
+    s[WHERE:WHERE + SEAT_CARDS] = -1
+    s[CLOC:CLOC + C] = DECK
+    s[CBODY:CBODY + C] = -1
+    s[COWNER:COWNER + C] = -1
+    s[DEALT:DEALT + C] = -1
+    s[DECK_CARDS:DECK_CARDS + C] = perm
+    s[DECK_LEN] = C
+    s[LEADER] = leader
+    _start_round(s, n)
+
+
+@nb.njit(cache=True)
+def _next_leader(s, n):  # pragma: no cover - compiled
+    """Most value, then most contracts, then the earliest seat after the last first player."""
+    best = 0
+    for p in range(1, n):
+        dv = s[WON_VALUE + p] - s[WON_VALUE + best]
+        dc = s[WON_COUNT + p] - s[WON_COUNT + best]
+        if dv > 0 or (dv == 0 and (dc > 0 or (dc == 0 and
+                                              _rel(p, s[LEADER] + 1, n) < _rel(best, s[LEADER] + 1, n)))):
+            best = p
+    return best
+
+
+@nb.njit(cache=True)
+def _end_round(s, n):  # pragma: no cover - compiled
+    """Bribes come back, characters never do; then the next round, or the game's end."""
+    for x in range(n * HAND_SIZE):
+        if s[LOC + x] != HAND:
+            s[LOC + x] = HAND if x % HAND_SIZE < NB else USED
+        if s[LOC + x] == HAND:
+            s[PUBLIC + x] = 0
+        s[WHERE + x] = -1
+    s[QPOS] = 0
+    s[QLEN] = 0
+    s[ROUND] += 1
+    if s[ROUND] == NUM_ROUNDS:
+        for c in range(C):
+            if s[CLOC + c] == TABLE:  # unawarded after round 4: lost
+                s[CLOC + c] = LOST
+        s[PHASE] = OVER
+        s[TO_ACT] = -1
+        return
+    s[LEADER] = _next_leader(s, n)
+    _start_round(s, n)
+
+
+# --- Phase II ---------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _place(s, n, a):  # pragma: no cover - compiled
+    """A card on a contract (face up while within the round's count) or a bribe on a Swiss account."""
+    p = s[TO_ACT]
+    if a < SWISS:
+        kind, place = (a - PLAY) // C, (a - PLAY) % C
+        card = FIRST_CARD[kind]
+        if kind == REPORTER and s[LOC + p * HAND_SIZE + card] != HAND:  # Reporters lowest id first
+            card = REPORTER_2
+        x = p * HAND_SIZE + card
+        s[LOC + x] = CONTRACT
+        s[ON_CONTRACTS + p] += 1
+        if s[ON_CONTRACTS + p] <= s[ROUND] + 1:
+            s[PUBLIC + x] = 1
+    else:
+        card, place = (a - SWISS) // NUM_BODIES, (a - SWISS) % NUM_BODIES
+        x = p * HAND_SIZE + card
+        s[LOC + x] = ON_SWISS
+    s[WHERE + x] = place
+    s[ORDER + s[TURN]] = x
+    s[PLACED + p] += 1
+    s[TURN] += 1
+    if s[TURN] == CARDS_PER_ROUND * n:
+        _reveal(s, n)
+    else:
+        s[TO_ACT] = p + 1 if p + 1 < n else 0
+
+
+@nb.njit(cache=True)
+def _reveal(s, n):  # pragma: no cover - compiled
+    """Phase III: every card on the table turns face up; last round's outcomes are cleared; step 1."""
+    for x in range(n * HAND_SIZE):
+        if s[LOC + x] == CONTRACT or s[LOC + x] == ON_SWISS:
+            s[PUBLIC + x] = 1
+    for c in range(C):
+        if s[CLOC + c] == TABLE:
+            s[OUTCOME + c] = 0
+    s[PHASE] = SWISS_STEP
+    _queue_in_play_order(s, ON_SWISS, -1)
+    _advance(s, n)
+
+
+@nb.njit(cache=True)
+def _queue_in_play_order(s, place, kind):  # pragma: no cover - compiled
+    """The step's queue: the cards at `place` (of `kind`, unless -1) in the round's play order."""
+    length = 0
+    for t in range(s[TURN]):
+        x = s[ORDER + t]
+        if s[LOC + x] == place and (kind < 0 or KIND[x % HAND_SIZE] == kind):
+            s[QUEUE + length] = x
+            length += 1
+    s[QLEN] = length
+    s[QPOS] = 0
+
+
+# --- Phase III ------------------------------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def _discard(s, x):  # pragma: no cover - compiled
+    """A character leaves the game."""
+    s[LOC + x] = USED
+    s[WHERE + x] = -1
+
+
+@nb.njit(cache=True)
+def _has_hit_target(s, n, q, c):  # pragma: no cover - compiled
+    for o in range(n):
+        if _on(s, o, DA_CARD, c) or _on(s, o, REPORTER_1, c) or _on(s, o, REPORTER_2, c) \
+                or (o != q and _on(s, o, HIT_MAN_CARD, c)):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _has_vertical_bribe(s, n, c):  # pragma: no cover - compiled
+    for o in range(n):
+        for b in range(NB):
+            if _on(s, o, b, c):
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def _advance(s, n):  # pragma: no cover - compiled
+    """Resolve Phase III step after step until a decision is needed or the round ends (`_advance`)."""
+    if s[PHASE] == SWISS_STEP:
+        if s[QPOS] < s[QLEN]:
+            s[TO_ACT] = s[QUEUE + s[QPOS]] // HAND_SIZE
+            return
+        s[PHASE] = HIT_STEP
+        _queue_in_play_order(s, CONTRACT, HIT_MAN)
+    if s[PHASE] == HIT_STEP:
+        while s[QPOS] < s[QLEN]:
+            x = s[QUEUE + s[QPOS]]
+            if s[LOC + x] == CONTRACT:  # (a killed Hit Man does not act)
+                if _has_hit_target(s, n, x // HAND_SIZE, s[WHERE + x]):
+                    s[TO_ACT] = x // HAND_SIZE
+                    return
+                _discard(s, x)  # no target: removed without effect
+            s[QPOS] += 1
+        _cancel_by_district_attorneys(s, n)
+        s[PHASE] = REPORTER_STEP
+        _queue_in_play_order(s, CONTRACT, REPORTER)
+    while s[QPOS] < s[QLEN]:
+        x = s[QUEUE + s[QPOS]]
+        if s[LOC + x] == CONTRACT:
+            if _has_vertical_bribe(s, n, s[WHERE + x]):
+                s[TO_ACT] = x // HAND_SIZE
+                return
+            _discard(s, x)  # no bribe to remove
+        s[QPOS] += 1
+    _award(s, n)
+    _end_round(s, n)
+
+
+@nb.njit(cache=True)
+def _cancel_by_district_attorneys(s, n):  # pragma: no cover - compiled
+    """Step 3: a contract with a surviving DA is cancelled; its bribes go home, its characters out."""
+    for c in range(C):
+        cancelled = False
+        for q in range(n):
+            cancelled |= _on(s, q, DA_CARD, c)
+        if not cancelled:
+            continue
+        for x in range(n * HAND_SIZE):
+            if s[WHERE + x] == c and (s[LOC + x] == CONTRACT or s[LOC + x] == ASSIGNED):
+                s[LOC + x] = HAND if x % HAND_SIZE < NB else USED
+                s[WHERE + x] = -1
+        s[OUTCOME + c] = CANCELLED
+
+
+@nb.njit(cache=True)
+def _award(s, n):  # pragma: no cover - compiled
+    """Step 5: the sole highest total (vertical x2, assigned Swiss x1, in half-$1,000s) wins."""
+    for c in range(C):
+        if s[CLOC + c] != TABLE or s[OUTCOME + c] == CANCELLED:
+            continue
+        best, winner, level = 0, -1, 0
+        for q in range(n):
+            total = 0
+            for b in range(NB):
+                x = q * HAND_SIZE + b
+                if s[WHERE + x] == c:
+                    if s[LOC + x] == CONTRACT:
+                        total += 2 * VALUE[b]
+                    elif s[LOC + x] == ASSIGNED:
+                        total += VALUE[b]
+            if total > best:
+                best, winner, level = total, q, 1
+            elif total == best:
+                level += 1
+        if best > 0 and level == 1:
+            s[CLOC + c] = WON
+            s[COWNER + c] = winner
+            s[WON_VALUE + winner] += CONTRACT_VALUE[c]
+            s[WON_COUNT + winner] += 1
+            s[OUTCOME + c] = AWARDED
+        else:
+            s[OUTCOME + c] = NO_AWARD
+
+
+@nb.njit(cache=True)
+def _reporter_in_slot(s, o, c, slot):  # pragma: no cover - compiled
+    """Seat o's Reporter on contract c in kill slot 1 (the earlier played) or 2 (the later)."""
+    seen = 0
+    for t in range(s[TURN]):
+        x = s[ORDER + t]
+        if x // HAND_SIZE == o and KIND[x % HAND_SIZE] == REPORTER and _on(s, o, x % HAND_SIZE, c):
+            seen += 1
+            if seen == slot:
+                return x % HAND_SIZE
+    return -1
+
+
+@nb.njit(cache=True)
+def _play(s, n, a):  # pragma: no cover - compiled
+    """Apply the legal action `a`."""
+    phase = s[PHASE]
+    if phase == CORRUPTION:
+        _place(s, n, a)
+        return
+    x = s[QUEUE + s[QPOS]]  # the card being resolved
+    q = x // HAND_SIZE
+    if phase == SWISS_STEP:  # the Swiss bribe goes to a contract of its body
+        s[LOC + x] = ASSIGNED
+        s[WHERE + x] = a - ASSIGN
+    elif phase == HIT_STEP:  # the Hit Man kills (seat, slot) and is discarded with it
+        rel, slot = (a - KILL) // KILL_SLOTS, (a - KILL) % KILL_SLOTS
+        o = q + rel if q + rel < n else q + rel - n
+        if slot == 0:
+            victim = DA_CARD
+        elif slot == 3:
+            victim = HIT_MAN_CARD
+        else:
+            victim = _reporter_in_slot(s, o, s[WHERE + x], slot)
+        _discard(s, o * HAND_SIZE + victim)
+        _discard(s, x)
+    else:  # the Reporter removes a vertical bribe (it goes home) or nothing, then leaves
+        if a != DECLINE:
+            rel, b = (a - REMOVE) // NB, (a - REMOVE) % NB
+            o = q + rel if q + rel < n else q + rel - n
+            s[LOC + o * HAND_SIZE + b] = HAND
+            s[WHERE + o * HAND_SIZE + b] = -1
+        _discard(s, x)
+    s[QPOS] += 1
+    _advance(s, n)
+
+
+# --- the batch kernels ----------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, current_player, touched,
+                 generator, perm):  # pragma: no cover - compiled
+    """New games in `rows`, each dealt from its seed as `CorruptionRules.new_game` deals it from
+    `default_rng(seed)`: the deck's permutation, then round 1's first player; their first decision
+    into the batch."""
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        s = state[i]
+        n = num_players[i]
+        seed_generator(generator, seeds[j])
+        permutation_into(generator, perm)
+        new_game(s, n, perm, integers(generator, n))
+        publish(i, s, n, may_decline, obs, mask, current_player, touched)
+
+
+@nb.njit(cache=True)
+def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, current_player, rewards,
+                terminated, scores, ranks, keys, touched):  # pragma: no cover - compiled
+    """One action in every game; a game that ends gets its outcome (Python deals its successor).
+    Returns how many games ended."""
+    ended = 0
+    for i in range(actions.shape[0]):
+        s = state[i]
+        n = num_players[i]
+        rewards[i, :] = 0
+        terminated[i] = False
+        if actions[i] < 0:  # WAIT: this game does not move
+            continue
+        scores[i, :] = 0
+        ranks[i, :] = 0
+        _play(s, n, actions[i])
+        if s[PHASE] == OVER:
+            terminated[i] = True
+            ended += 1
+            for q in range(n):
+                keys[q] = s[WON_VALUE + q]  # final key (total value) = score
+                scores[i, q] = keys[q]
+            write_outcome(keys, keys, n, mode, rewards[i], ranks[i])
+        else:
+            terminated[i] = False
+            publish(i, s, n, may_decline, obs, mask, current_player, touched)
+    return ended
+
+
+@nb.njit(cache=True)
+def all_legal(mask, actions):  # pragma: no cover - compiled
+    """Whether every row's action is WAIT (-1) or in range and legal in its mask row."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a == -1:
+            continue
+        if a < 0 or a >= mask.shape[1] or mask[i, a] == 0:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def refresh_kernel(i, num_players, state, may_decline, obs, mask, current_player, touched):  # pragma: no cover
+    """Game i's decision into the batch again (after `load`)."""
+    publish(i, state[i], num_players[i], may_decline, obs, mask, current_player, touched)
+
+
+class CorruptionEngine(VectorEngine):
+    """B games of Corruption stepped together; observations and masks are the AEC env's, bit for bit."""
+
+    rules_class = CorruptionRules
+
+    def __init__(self, num_envs: int, num_players: int | Sequence[int] | None = None,
+                 seed: int | None = None, **config: Any) -> None:
+        super().__init__(num_envs, num_players=num_players, seed=seed, **config)
+        # one int16 row per game (the offsets above; seats padded to the game's 7), ~1 KB
+        self._state = np.zeros((self.num_envs, ROW_SIZE), np.int16)
+        self._may_decline = bool(self.config["reporter_may_decline"])
+        self._keys = np.zeros(MAX_PLAYERS, np.int64)  # scratch: one ended game's final keys
+        self._touched = np.zeros((C + NUM_BODIES) * MAX_PLAYERS, np.int64)  # scratch of write_observation
+        self._generator = np.zeros(GENERATOR_SIZE, np.uint64)  # scratch: a new game's default_rng
+        self._perm = np.zeros(C, np.int64)  # scratch: its deck
+
+    # --- VectorEngine ------------------------------------------------------------------------------
+    def _start(self, games: np.ndarray) -> None:
+        self._deal_counts(games)
+        seeds = self._deal_seeds(games)
+        b = self._batch
+        start_kernel(np.asarray(games, np.int64), seeds, b.num_players, self._state, self._may_decline,
+                     b.observation, b.action_mask, b.current_player, self._touched, self._generator,
+                     self._perm)
+
+    def check_actions(self, actions: Any) -> np.ndarray:
+        """As VectorEngine.check_actions, with one compiled pass when the actions are B legal int64."""
+        a = np.asarray(actions)
+        if a.shape == (self.num_envs,) and a.dtype == np.int64 and all_legal(self._batch.action_mask, a):
+            return a
+        return super().check_actions(actions)
+
+    def _advance(self, actions: np.ndarray) -> None:
+        b = self._batch
+        ended = step_kernel(actions, b.num_players, self._state, self._may_decline, self.reward_code,
+                            b.observation, b.action_mask, b.current_player, b.rewards, b.terminated,
+                            b.scores, b.ranks, self._keys, self._touched)
+        if ended:
+            self._start(np.flatnonzero(b.terminated))
+
+    # --- positions from the AEC engine ----------------------------------------------------------------
+    def load(self, row: int, state: CorruptionState) -> None:
+        """Copy an AEC game state (of `CorruptionRules` with this engine's config) into game `row` and
+        write its decision into the batch; the engine then plays on from that position (after reset(),
+        which gives the other rows their games). `game_seeds[row]` becomes -1: the position came from
+        no seed."""
+        if not self._started:
+            raise NotResetError("load() replaces one game of a running batch: call reset(seed=...) first")
+        n = int(state.n)
+        if n > self.max_players:
+            raise ValueError(f"a {n}-player state does not fit this engine (at most {self.max_players} "
+                             f"players): make it with num_players including {n}")
+        if state.phase == OVER:
+            raise ValueError("the state's game is over: load a state with a decision to make")
+        s = self._state[row]
+        s[:] = 0
+        s[:8] = (state.round, state.phase, state.to_act, state.leader, state.turn, state.qpos,
+                 len(state.queue), len(state.deck))
+        for start, field in ((LOC, state.loc), (WHERE, state.where), (PUBLIC, state.public)):
+            s[start:start + SEAT_CARDS] = -1 if start == WHERE else 0
+            s[start:start + n * HAND_SIZE] = field.ravel()
+        for start, field in ((PLACED, state.placed), (ON_CONTRACTS, state.on_contracts),
+                             (WON_VALUE, state.won_value), (WON_COUNT, state.won_count)):
+            s[start:start + n] = field
+        for start, field in ((CLOC, state.cloc), (CBODY, state.cbody), (COWNER, state.cowner),
+                             (OUTCOME, state.outcome), (DEALT, state.dealt_round)):
+            s[start:start + C] = field
+        s[DECK_CARDS:DECK_CARDS + len(state.deck)] = state.deck
+        played = np.flatnonzero(state.seq.ravel() >= 0)  # seat * 10 + card, as the kernels index cards
+        s[ORDER + state.seq.ravel()[played]] = played
+        s[QUEUE:QUEUE + len(state.queue)] = [q * HAND_SIZE + card for q, card in state.queue]
+        b = self._batch
+        b.num_players[row] = n
+        self.game_seeds[row] = -1
+        refresh_kernel(int(row), b.num_players, self._state, self._may_decline, b.observation,
+                       b.action_mask, b.current_player, self._touched)

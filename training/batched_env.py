@@ -1,0 +1,214 @@
+"""The learner's seat in B games at once: an SB3 `VecEnv` over a batched engine (run.vec_env: batched).
+
+It keeps `SelfPlayEnv`'s episodes (training/wrapper.py): each game draws its player count from the
+configured range, the learner's seat at random and every other seat from the opponent pool (a PFSP
+snapshot playing one member of a mixture per seat and game, sampling at its temperature from this
+env's generator, or a named bot); the opponents move until the learner is on turn or the game ends; the
+learner is paid its terminal reward even when an opponent's move ends the game; a game that ends before
+the learner's first move is not played by it. What changes is the cost: every opponent decides once
+per step for all the games where it is on turn (`act_batch`), and the engine steps the games together.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import gymnasium as gym
+import numpy as np
+from stable_baselines3.common.vec_env import VecEnv
+
+import corruption_envs
+from corruption_envs import vector
+from corruption_envs.bots import make_agent
+from corruption_envs.core import Agent, RandomAgent
+from corruption_envs.core.rewards import pairwise_points, win_shares
+from corruption_envs.match import act_rows
+from corruption_envs.policy import NumpyPolicy
+
+from .pool import OpponentPool
+
+LEARNER = -1  # the actor index of the learner's seat
+
+
+class BatchedSelfPlayVecEnv(VecEnv):
+    """`num_envs` learner games of `game` on one batched engine, opponents from `pool`."""
+
+    def __init__(
+        self,
+        game: str,
+        env_config: dict[str, Any],
+        players: tuple[int, int],
+        pool: OpponentPool,
+        num_envs: int,
+        seed: int | None = None,
+        prior: str | None = None,
+    ) -> None:
+        self.game, self.env_config, self.pool, self.prior = game, dict(env_config), pool, prior
+        counts = list(range(int(players[0]), int(players[1]) + 1))
+        self.rng = np.random.default_rng(seed)
+        self.engine = vector.make(game, num_envs=num_envs, num_players=counts,
+                                  seed=int(self.rng.integers(2**63)), **self.env_config)
+        self.envs = {n: corruption_envs.env(game, num_players=n, **self.env_config) for n in counts}
+        self.obs_size, num_actions = self.engine.observation_size, self.engine.num_actions
+        tail = num_actions if prior else 0
+        self.render_mode = None
+        super().__init__(num_envs, gym.spaces.Box(0.0, 1.0, (self.obs_size + tail,), np.float32),
+                         gym.spaces.Discrete(num_actions))
+        B, P = num_envs, self.engine.max_players
+        self.seat = np.zeros(B, np.int64)  # the learner's seat per game
+        self.actor = np.full((B, P), LEARNER, np.int64)  # who plays each seat (index into self.actors)
+        self.snapshot = np.full((B, P), -1, np.int64)  # the snapshot ident per seat, -1 for bots
+        self.kinds: list[list[str]] = [[] for _ in range(B)]
+        self.actors: list[Agent] = []
+        self._actor_index: dict[tuple, int] = {}
+        self._obs = np.zeros((B, self.observation_space.shape[0]), np.float32)
+        self._actions = np.zeros(B, np.int64)
+        self.random_agent = RandomAgent(int(self.rng.integers(2**31)))
+        self.batch = None
+
+    # --- who sits where -----------------------------------------------------------------------------
+    def _actor_for(self, key: tuple, build) -> int:
+        if key not in self._actor_index:
+            self._actor_index[key] = len(self.actors)
+            self.actors.append(build())
+        return self._actor_index[key]
+
+    def _bot(self, spec: str, n: int) -> int:
+        return self._actor_for(("bot", spec, n),
+                               lambda: make_agent(spec, self.envs[n], seed=int(self.rng.integers(2**31))))
+
+    def _member(self, snap: Any, member: int, n: int) -> int:
+        """A snapshot's member as a sampling policy: one for every player count (its rows batched
+        together), or one per count for a policy whose prior bot is made per count."""
+        def build() -> NumpyPolicy:
+            p = snap.policy
+            layers, head = p.members[member] if hasattr(p, "members") else (p.layers, p.head)
+            policy = NumpyPolicy(layers, head, p.activation, p.meta, sample=True,
+                                 seed=int(self.rng.integers(2**63)), prior=p.prior, prior_weight=p.prior_weight)
+            policy.temperature = p.temperature
+            return policy.bind(self.envs[n], seed=int(self.rng.integers(2**31))) if p.prior else policy
+        return self._actor_for(("self", snap.ident, member, n if snap.policy.prior else None), build)
+
+    def _seat_opponents(self, row: int) -> None:
+        """Draw the learner's seat and every other seat's opponent for the new game in `row`."""
+        n = int(self.batch.num_players[row])
+        me = int(self.rng.integers(n))
+        self.seat[row] = me
+        self.actor[row] = LEARNER
+        self.snapshot[row] = -1
+        kinds = []
+        for s in range(n):
+            if s == me:
+                kinds.append("learner")
+                continue
+            kind = self.pool.sample_kind(self.rng)
+            if kind == "self":
+                snap = self.pool.sample_snapshot(self.rng)
+                weights = getattr(snap.policy, "weights", None)
+                member = 0 if weights is None else int(self.rng.choice(len(weights), p=weights))
+                self.actor[row, s] = self._member(snap, member, n)
+                self.snapshot[row, s] = snap.ident
+            elif kind == "random":
+                self.actor[row, s] = self._actor_for(("random",), lambda: self.random_agent)
+            else:
+                self.actor[row, s] = self._bot(kind, n)
+            kinds.append(kind)
+        self.kinds[row] = kinds
+
+    # --- playing ------------------------------------------------------------------------------------
+    def _play_opponents(self, rewards: np.ndarray, dones: np.ndarray, infos: list[dict]) -> None:
+        """Opponents move until every game waits for its learner; games that end pay their learner
+        (into `rewards`, `dones`, `infos`) and start again, new seats drawn."""
+        b = self.batch
+        while True:
+            rows = np.arange(self.num_envs)
+            who = self.actor[rows, b.current_player]
+            waiting = who == LEARNER
+            if waiting.all():
+                return
+            actions = self._actions
+            actions[:] = vector.WAIT
+            for k in np.unique(who[~waiting]):
+                sel = np.flatnonzero(who == k)
+                actions[sel] = act_rows(self.actors[k], b.observation[sel], b.action_mask[sel])
+            self.batch = b = self.engine.step(actions)
+            self._settle(np.flatnonzero(b.terminated), rewards, dones, infos)
+
+    def _settle(self, ended: np.ndarray, rewards: np.ndarray, dones: np.ndarray, infos: list[dict]) -> None:
+        """Pay the learner of each game that just ended, and seat the game that replaced it."""
+        b = self.batch
+        for row in ended:
+            n, me = int(b.ended_players[row]), int(self.seat[row])
+            if not dones[row]:  # a game over before the learner's first move is not the learner's
+                ranks = b.ranks[row, :n].tolist()
+                points = pairwise_points(ranks, me)
+                rewards[row] = b.rewards[row, me]
+                dones[row] = True
+                infos[row] = {
+                    "win": win_shares(ranks)[me], "num_players": n,
+                    "opponents": [k for k in self.kinds[row] if k != "learner"],
+                    "pool_points": [(int(self.snapshot[row, s]), points[s]) for s in range(n)
+                                    if self.snapshot[row, s] >= 0],
+                }
+            self._seat_opponents(row)
+
+    def _observe(self) -> np.ndarray:
+        b, obs = self.batch, self._obs
+        obs[:, : self.obs_size] = b.observation
+        if self.prior:
+            obs[:, self.obs_size:] = 0.0
+            for n in np.unique(b.num_players):
+                sel = np.flatnonzero(b.num_players == n)
+                hint = act_rows(self.actors[self._bot(self.prior, int(n))], b.observation[sel], b.action_mask[sel])
+                obs[sel, self.obs_size + hint] = 1.0
+        return obs.copy()
+
+    # --- VecEnv -------------------------------------------------------------------------------------
+    def reset(self) -> np.ndarray:
+        self.batch = self.engine.reset()
+        for row in range(self.num_envs):
+            self._seat_opponents(row)
+        self._play_opponents(np.zeros(self.num_envs, np.float32), np.ones(self.num_envs, bool),
+                             [{} for _ in range(self.num_envs)])
+        return self._observe()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions[:] = np.asarray(actions).reshape(-1)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
+        rewards = np.zeros(self.num_envs, np.float32)
+        dones = np.zeros(self.num_envs, bool)
+        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        self.batch = self.engine.step(self._actions)
+        self._settle(np.flatnonzero(self.batch.terminated), rewards, dones, infos)
+        self._play_opponents(rewards, dones, infos)
+        return self._observe(), rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every game (MaskablePPO reads these)."""
+        return self.batch.action_mask.astype(bool)
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+        if method_name == "action_masks":
+            return list(self.action_masks())
+        raise AttributeError(f"BatchedSelfPlayVecEnv has no per-env method {method_name!r}")
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self, attr_name)] * len(self._indices(indices))
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False] * len(self._indices(indices))
+
+    def seed(self, seed: int | None = None) -> Sequence[None]:
+        self.rng = np.random.default_rng(seed)
+        return [None] * self.num_envs
+
+    def close(self) -> None:
+        pass
+
+    def _indices(self, indices: Any) -> Sequence[int]:
+        if indices is None:
+            return range(self.num_envs)
+        return [indices] if isinstance(indices, int) else list(indices)
