@@ -50,7 +50,7 @@ from ..corruptia.tables import (
     NEED, NUM_CARDS, NUM_DEPTS, NUM_ROUNDS, OFFICIALS_PER_START_BILL, REVOLUTION, START_HAND,
     TOKEN_POINTS, TRIANGLE_SIZE, WORKERS_PER_BILL,
 )
-from .engine import VectorEngine
+from .engine import WAIT, VectorEngine
 from .outcome import write_outcome
 
 P = MAX_PLAYERS
@@ -904,8 +904,11 @@ def _step_kernel(st, actions, offers_on, mode, obs, mask, current, rewards, term
                  ranks):  # pragma: no cover - compiled
     keys = np.zeros(P, np.int64)
     for i in range(actions.shape[0]):
-        _apply(st, i, actions[i], offers_on)
         rewards[i, :] = 0.0
+        terminated[i] = False
+        if actions[i] == WAIT:  # this game does not move; its row stays as it is
+            continue
+        _apply(st, i, actions[i], offers_on)
         scores[i, :] = 0
         ranks[i, :] = 0.0
         terminated[i] = st[0][i, I_PHASE] == OVER
@@ -992,6 +995,16 @@ def _start_kernel(st, rows, counts, seeds, offers_on, obs, mask, current):  # pr
 
 
 @nb.njit(cache=True)
+def _all_legal(mask, actions):  # pragma: no cover - compiled
+    """Whether every row's action is WAIT or in range and allowed by its mask row."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a != WAIT and (a < 0 or a >= mask.shape[1] or mask[i, a] == 0):
+            return False
+    return True
+
+
+@nb.njit(cache=True)
 def _decide_kernel(st, rows, offers_on, obs, mask, current):  # pragma: no cover - compiled
     """The decision of each row of `rows`, loaded from an AEC state."""
     for g in range(rows.shape[0]):
@@ -1063,6 +1076,13 @@ class CorruptiaEngine(VectorEngine):
         b = self._batch
         _start_kernel(self._state, games, counts, seeds, self._offers_on, b.observation, b.action_mask,
                       b.current_player)
+
+    def check_actions(self, actions: Any) -> np.ndarray:
+        """As VectorEngine.check_actions, in one compiled pass when the actions are B legal int64."""
+        a = np.asarray(actions)
+        if a.shape == (self.num_envs,) and a.dtype == np.int64 and _all_legal(self._batch.action_mask, a):
+            return a
+        return super().check_actions(actions)
 
     def _advance(self, actions: np.ndarray) -> None:
         b = self._batch
