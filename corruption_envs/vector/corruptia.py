@@ -2,14 +2,13 @@
 
 Chance. Corruptia draws at setup (the pile's permutation, the reshuffle of the cards the triangle passed
 over, the starting President) and during play (the People's Die every turn, the President's coin on a
-tied vote), all from the game's numpy Generator. The kernels reproduce that Generator exactly: numpy's
-SeedSequence and PCG64 seeding (`_seed_pcg64`), PCG64 itself (`_pcg64_next`, 128-bit LCG with XSL-RR
-output, and its buffered 32-bit half-words), `integers(high)` (`_draw`, Lemire's bounded draw) and
-`shuffle` (`_shuffle`, masked rejection), each draw in the order `CorruptiaRules.new_game` and the
-rules make it. So row i of the engine plays, draw for draw, the AEC game
-`rules.new_game(np.random.default_rng(engine.game_seeds[i]))`, dice and coins included: the
-differential test (tests/vector/test_corruptia.py, driver benchmarks/differential_corruptia.py) plays
-the engine and the reference engine (the AEC rules) from the same seeds, with no scripted chance.
+tied vote), all from the game's numpy Generator. Each row carries that Generator on in the kernels
+(`numpy_rng`: numpy's SeedSequence, PCG64, `integers`, and `shuffle` here as `_shuffle`), and every
+draw is made in the order `CorruptiaRules.new_game` and the rules make it. So row i of the engine
+plays, draw for draw, the AEC game `rules.new_game(np.random.default_rng(engine.game_seeds[i]))`, dice
+and coins included: the differential test (tests/vector/test_corruptia.py, driver
+benchmarks/differential_corruptia.py) plays the engine and the reference engine (the AEC rules) from
+the same seeds, with no scripted chance.
 `load(row, state)` copies an AEC state into a row with its Generator's state, so a crafted position
 goes on with the same chance too. (A state whose Generator is not PCG64 is refused.)
 
@@ -50,6 +49,7 @@ from ..corruptia.tables import (
     NEED, NUM_CARDS, NUM_DEPTS, NUM_ROUNDS, OFFICIALS_PER_START_BILL, REVOLUTION, START_HAND,
     TOKEN_POINTS, TRIANGLE_SIZE, WORKERS_PER_BILL,
 )
+from . import numpy_rng
 from .engine import WAIT, VectorEngine
 from .outcome import write_outcome
 
@@ -129,133 +129,16 @@ C_LOC, C_KNOWN, C_RETURNED = range(3)
 T_CELL, T_CARD, T_OFFICIALS, T_CRONIES = range(4)
 NO_OFFER = -1  # offer[i, f, t]: item * 2 + vote of f's offer to t this turn
 
-M32 = np.uint64(0xFFFFFFFF)
-U32 = np.uint64(32)
-PCG_MUL_HI = np.uint64(0x2360ED051FC65DA4)  # PCG's default 128-bit multiplier
-PCG_MUL_LO = np.uint64(0x4385DF649FCCF645)
-# numpy's SeedSequence constants (numpy/random/bit_generator.pyx)
-SEED_POOL = 4
-SEED_INIT_A, SEED_MULT_A = np.uint64(0x43B0D7E5), np.uint64(0x931E8875)
-SEED_INIT_B, SEED_MULT_B = np.uint64(0x8B51F9DD), np.uint64(0x58F38DED)
-SEED_MIX_L, SEED_MIX_R = np.uint64(0xCA01F9DD), np.uint64(0x4973F715)
-U16 = np.uint64(16)
 KEY_SHIFT = 20  # final key (score, tokens) as score << 20 | tokens: tokens stay far below 2**20
 
 
-# --- numpy's PCG64 and Generator.integers ------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
-def _mul64(a, b):  # pragma: no cover - compiled
-    """The 128-bit product of two uint64 as (high, low)."""
-    a0, a1, b0, b1 = a & M32, a >> U32, b & M32, b >> U32
-    p00, p01, p10, p11 = a0 * b0, a0 * b1, a1 * b0, a1 * b1
-    mid = (p00 >> U32) + (p01 & M32) + (p10 & M32)
-    return p11 + (p01 >> U32) + (p10 >> U32) + (mid >> U32), (p00 & M32) | (mid << U32)
-
-
+# --- chance: numpy's Generator (numpy_rng) --------------------------------------------------------
 @nb.njit(cache=True)
-def _pcg64_next(r):  # pragma: no cover - compiled
-    """numpy's PCG64 step and output; r = (state high, state low, inc high, inc low, has32, upper32)."""
-    hi, lo = _mul64(r[1], PCG_MUL_LO)
-    hi = hi + r[1] * PCG_MUL_HI + r[0] * PCG_MUL_LO
-    low = lo + r[3]
-    hi = hi + r[2] + (np.uint64(1) if low < lo else np.uint64(0))
-    r[0], r[1] = hi, low
-    x = hi ^ low
-    rot = hi >> np.uint64(58)
-    return (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63)))
-
-
-@nb.njit(cache=True)
-def _next32(r):  # pragma: no cover - compiled
-    """PCG64's next_uint32: the low half of a fresh output, keeping the high half for the next call."""
-    if r[4]:
-        r[4] = np.uint64(0)
-        return r[5]
-    v = _pcg64_next(r)
-    r[4], r[5] = np.uint64(1), v >> U32
-    return v & M32
-
-
-@nb.njit(cache=True)
-def _draw(r, high):  # pragma: no cover - compiled
-    """Generator.integers(high) for 1 < high < 2**32 (Lemire's rejection on 32-bit draws)."""
-    span = np.uint64(high)
-    m = _next32(r) * span
-    left = m & M32
-    if left < span:
-        threshold = (M32 - (span - np.uint64(1))) % span
-        while left < threshold:
-            m = _next32(r) * span
-            left = m & M32
-    return np.int64(m >> U32)
-
-
-@nb.njit(cache=True)
-def _interval(r, high):  # pragma: no cover - compiled
-    """numpy's random_interval(high) for high < 2**32: masked rejection, the draw of shuffle()."""
-    if high == 0:
-        return 0
-    bound = np.uint64(high)
-    mask = bound
-    for shift in (1, 2, 4, 8, 16):
-        mask |= mask >> np.uint64(shift)
-    value = _next32(r) & mask
-    while value > bound:
-        value = _next32(r) & mask
-    return np.int64(value)
-
-
-@nb.njit(cache=True)
-def _shuffle(r, cards, size):  # pragma: no cover - compiled
-    """Generator.shuffle of cards[:size] (Fisher-Yates from the end, as numpy does it)."""
+def _shuffle(g, cards, size):  # pragma: no cover - compiled
+    """Generator.shuffle of cards[:size], a list or an array alike (Fisher-Yates from the end)."""
     for k in range(size - 1, 0, -1):
-        j = _interval(r, k)
+        j = numpy_rng.random_interval(g, k)
         cards[k], cards[j] = cards[j], cards[k]
-
-
-@nb.njit(cache=True, inline="always")
-def _hashmix(value, h):  # pragma: no cover - compiled
-    """SeedSequence's hashmix: (mixed value, next hash constant), in 32-bit arithmetic."""
-    value = (value ^ h) & M32
-    h = (h * SEED_MULT_A) & M32
-    value = (value * h) & M32
-    return value ^ (value >> U16), h
-
-
-@nb.njit(cache=True)
-def _seed_pcg64(seed, r):  # pragma: no cover - compiled
-    """r = the PCG64 state of np.random.default_rng(seed) for 0 <= seed < 2**63: numpy's SeedSequence
-    (a pool of four 32-bit words, hashed and mixed) then PCG64's seeding (pcg_setseq_128_srandom_r)."""
-    s = np.uint64(seed)
-    words = (s & M32, s >> U32)
-    count = 2 if words[1] else 1  # the seed's 32-bit words, least significant first
-    pool = np.zeros(SEED_POOL, np.uint64)
-    h = SEED_INIT_A
-    for k in range(SEED_POOL):
-        pool[k], h = _hashmix(words[k] if k < count else np.uint64(0), h)
-    for src in range(SEED_POOL):
-        for dst in range(SEED_POOL):
-            if src != dst:
-                v, h = _hashmix(pool[src], h)
-                mixed = (SEED_MIX_L * pool[dst] - SEED_MIX_R * v) & M32
-                pool[dst] = mixed ^ (mixed >> U16)
-    out = np.zeros(8, np.uint64)  # generate_state(4, uint64) as 8 words of 32 bits
-    h = SEED_INIT_B
-    for k in range(8):
-        v = (pool[k % SEED_POOL] ^ h) & M32
-        h = (h * SEED_MULT_B) & M32
-        v = (v * h) & M32
-        out[k] = v ^ (v >> U16)
-    state_hi, state_lo = out[0] | (out[1] << U32), out[2] | (out[3] << U32)
-    inc_hi, inc_lo = out[4] | (out[5] << U32), out[6] | (out[7] << U32)
-    r[2] = (inc_hi << np.uint64(1)) | (inc_lo >> np.uint64(63))
-    r[3] = (inc_lo << np.uint64(1)) | np.uint64(1)
-    r[0] = r[1] = r[4] = r[5] = np.uint64(0)
-    _pcg64_next(r)
-    low = r[1] + state_lo
-    r[0] = r[0] + state_hi + (np.uint64(1) if low < r[1] else np.uint64(0))
-    r[1] = low
-    _pcg64_next(r)
 
 
 # --- the table ---------------------------------------------------------------------------------------
@@ -407,7 +290,7 @@ def _pop(st, i):  # pragma: no cover - compiled
 def _start_turn(st, i):  # pragma: no cover - compiled
     ints, seat, offer, cards, rng = st[0], st[1], st[3], st[4], st[10]
     p = _proposer(ints, i)
-    ints[i, I_DIE] = _draw(rng[i], DIE_FACES)  # phase 1: the People's Die
+    ints[i, I_DIE] = numpy_rng.integers(rng[i], DIE_FACES)  # phase 1: the People's Die
     ints[i, I_BILL] = ints[i, I_CELL] = -1
     for x in range(4):
         ints[i, I_NEED + x] = 0
@@ -545,7 +428,7 @@ def _resolve(st, i):  # pragma: no cover - compiled
         approved = yes > no
         ints[i, I_RESULT] = APPROVED if approved else REJECTED
     else:  # a tie: the President tosses the token
-        approved = _draw(rng[i], 2) != 0
+        approved = numpy_rng.integers(rng[i], 2) != 0
         ints[i, I_RESULT] = APPROVED_BY_COIN if approved else REJECTED_BY_COIN
     for q in range(n):
         seat[i, SE_LAST_VOTE, q] = seat[i, SE_VOTE, q]
@@ -932,7 +815,7 @@ def _deal(st, i, n, seed):  # pragma: no cover - compiled
     slots[i, :, :] = 0.0
     ints[i, I_N] = n
     r = rng[i]
-    _seed_pcg64(seed, r)
+    numpy_rng.seed_generator(r, seed)
     pile = deck[i]
     for c in range(NUM_CARDS):  # setup 1: permutation(90); the first cards go to the box unseen
         pile[c] = c
@@ -982,7 +865,7 @@ def _deal(st, i, n, seed):  # pragma: no cover - compiled
             held[i, p, q] = 1 if p != q else 0
     for _ in range(n):
         cards[i, C_LOC, _pop(st, i)] = IN_DISCARD
-    ints[i, I_PRESIDENT] = _draw(r, n)  # setup 10
+    ints[i, I_PRESIDENT] = numpy_rng.integers(r, n)  # setup 10
     _start_round(st, i)
 
 
@@ -1014,8 +897,7 @@ def _decide_kernel(st, rows, offers_on, obs, mask, current):  # pragma: no cover
 
 # --- an AEC state's Generator ------------------------------------------------------------------------
 def pcg64_words(rng: np.random.Generator) -> np.ndarray:
-    """A PCG64 Generator's state as the kernels keep it: 6 uint64 words (state high, low, increment
-    high, low, whether a 32-bit half-word is buffered, that half-word)."""
+    """A PCG64 Generator's state as numpy_rng keeps it (its buffered 32-bit half-word included)."""
     state = rng.bit_generator.state
     if state["bit_generator"] != "PCG64":
         raise ValueError(
@@ -1024,8 +906,11 @@ def pcg64_words(rng: np.random.Generator) -> np.ndarray:
         )
     s, inc = state["state"]["state"], state["state"]["inc"]
     low = (1 << 64) - 1
-    return np.array([s >> 64, s & low, inc >> 64, inc & low, state["has_uint32"], state["uinteger"]],
-                    np.uint64)
+    words = np.zeros(numpy_rng.GENERATOR_SIZE, np.uint64)
+    words[[numpy_rng.STATE_HI, numpy_rng.STATE_LO, numpy_rng.INC_HI, numpy_rng.INC_LO]] = \
+        (s >> 64, s & low, inc >> 64, inc & low)
+    words[numpy_rng.HALF], words[numpy_rng.HAS_HALF] = state["uinteger"], state["has_uint32"]
+    return words
 
 
 class CorruptiaEngine(VectorEngine):
@@ -1063,7 +948,7 @@ class CorruptiaEngine(VectorEngine):
             cell_slot,  # 7 board cell -> slot of its bill, -1 empty
             bills,  # 8 the bill slots, kept in the batch's observation rows
             np.zeros((B, MAX_CANDIDATES, 4), np.int16),  # 9 candidate cells, officials by income
-            np.zeros((B, 6), np.uint64),  # 10 PCG64 state
+            np.zeros((B, numpy_rng.GENERATOR_SIZE), np.uint64),  # 10 the game's Generator
             np.zeros((B, MAX_LEGAL), np.int16),  # 11 the actions the mask row allows
             np.zeros((B, MAX_ONES), np.int16),  # 12 the one-hot entries the observation row shows
             np.zeros(1, np.int8),  # 13 the mask argument of a question that marks nothing
