@@ -20,6 +20,7 @@ from .engine import WAIT, Batch, VectorEngine
 # game name -> "module:class" of its batched engine (code registers engines, never a file)
 ENGINES: dict[str, str] = {
     "corruption": "corruption_envs.vector.corruption:CorruptionEngine",
+    "corruptia": "corruption_envs.vector.corruptia:CorruptiaEngine",
     "construction": "corruption_envs.vector.construction:ConstructionEngine",
 }
 
