@@ -1,9 +1,10 @@
 """What every batched engine shares: the batch's arrays, seeding, action checks and outcomes.
 
 A game's engine subclasses `VectorEngine` and implements `_start(games)` (new games in those rows) and
-`_advance(actions)` (one legal action in every row), both writing straight into the batch's arrays.
-The arrays are allocated once: `reset()` and `step()` return views that the next call overwrites
-(copy what you keep), so stepping allocates nothing that grows with the batch.
+`_advance(actions)` (one legal action in every row), both writing straight into the batch's arrays
+(`self._batch`). The arrays are allocated once: `reset()` and `step()` return read-only views of them
+(`engine.batch`) that the next call overwrites (copy what you keep; an engine may keep state in them, so
+they are not for writing), and stepping allocates nothing that grows with the batch.
 """
 from __future__ import annotations
 
@@ -86,6 +87,8 @@ class VectorEngine(ABC):
             ranks=np.zeros((B, P), np.float64),
             ended_players=np.zeros(B, np.int64),
         )
+        # what reset() and step() hand out: read-only views, since the kernels keep state in these arrays
+        self.batch = Batch(*(_read_only(a) for a in self._batch))
         self._counts_before = np.zeros(B, np.int64)
         self.game_seeds = np.zeros(B, np.int64)  # the seed each current game was dealt from
         self.deal_index = np.full(B, -1, np.int64)  # which queued deal each row plays (-1: none)
@@ -121,7 +124,7 @@ class VectorEngine(ABC):
         b.ended_players[:] = 0
         self._start(np.arange(self.num_envs))
         self._started = True
-        return b
+        return self.batch
 
     def step(self, actions: Any) -> Batch:
         """Play one action in every game: `actions[i]` for the seat on turn in game i, or `WAIT` (-1)
@@ -137,7 +140,7 @@ class VectorEngine(ABC):
         np.copyto(self._counts_before, b.num_players)
         self._advance(actions)
         np.multiply(self._counts_before, b.terminated, out=b.ended_players)
-        return b
+        return self.batch
 
     def check_actions(self, actions: Any) -> np.ndarray:
         """`actions` as a (B,) int64 array, or IllegalActionError naming the games and actions at fault."""
@@ -228,6 +231,12 @@ class VectorEngine(ABC):
         """Apply one legal action per row (none where it is WAIT), fill rewards / terminated / scores /
         ranks (zero where the game goes on or waits), and start new games (`_start`) in the rows that
         ended."""
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def _some(values: np.ndarray, limit: int = 10) -> str:

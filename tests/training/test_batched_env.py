@@ -20,7 +20,7 @@ def run_steps(venv, steps, rng):
     """Step with random legal learner moves; yield (rewards, dones, infos) after checking the turn."""
     obs = venv.reset()
     for _ in range(steps):
-        b = venv.engine._batch
+        b = venv.engine.batch
         assert (b.current_player == venv.seat).all(), "every game waits for its learner"
         assert np.array_equal(obs[:, : venv.obs_size], b.observation)
         masks = np.stack(venv.env_method("action_masks"))

@@ -52,6 +52,8 @@ def test_arrays_have_the_documented_shapes_and_types(made):
     assert b.current_player.shape == (B,) and b.rewards.shape == (B, engine.max_players)
     assert (b.action_mask.sum(axis=1) > 0).all(), "every game has a legal action"
     assert not b.terminated.any()
+    with pytest.raises(ValueError, match="read-only"):
+        b.observation[0, 0] = 1.0  # the engine's own arrays: a client's write cannot corrupt a game
 
 
 def test_the_same_seed_gives_the_same_games(made):
