@@ -45,8 +45,9 @@ def test_bad_keys_and_values_fail_at_start_naming_them(toy_config_file, item, me
 
 
 def test_opponents_baselines_and_teacher_may_be_any_bot_the_game_has():
+    # a search opponent plays game by game (a batched rollout refuses it: test_batched_env.py)
     c = cfg.load("corruption", sets=["pool.mix.expert=0.3", "pool.mix.ismcts:20=0.1", "imitation.teacher=expert",
-                                     "eval.baselines=[random, heuristic, expert]"])
+                                     "eval.baselines=[random, heuristic, expert]", "run.vec_env=dummy"])
     assert c["pool"]["mix"]["expert"] == 0.3 and c["pool"]["mix"]["ismcts:20"] == 0.1
     assert c["imitation"]["teacher"] == "expert" and c["eval"]["baselines"][-1] == "expert"
 
