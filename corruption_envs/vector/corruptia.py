@@ -7,8 +7,8 @@ tied vote), all from the game's numpy Generator. Each row carries that Generator
 draw is made in the order `CorruptiaRules.new_game` and the rules make it. So row i of the engine
 plays, draw for draw, the AEC game `rules.new_game(np.random.default_rng(engine.game_seeds[i]))`, dice
 and coins included: the differential test (tests/vector/test_corruptia.py, driver
-benchmarks/differential_corruptia.py) plays the engine and the reference engine (the AEC rules) from
-the same seeds, with no scripted chance.
+benchmarks/differential.py) plays the engine and the AEC rules from the same seeds, with no scripted
+chance.
 `load(row, state)` copies an AEC state into a row with its Generator's state, so a crafted position
 goes on with the same chance too. (A state whose Generator is not PCG64 is refused.)
 

@@ -1,7 +1,7 @@
 """The batched Construction engine is the AEC rules: the same games, decision by decision.
 
 Each game is dealt from the same seed on both sides and then draws its chance of play from the row's
-stream (`ChanceStream`), and the same action is fed to both; benchmarks/differential_construction.py
+stream (`ChanceStream`), and the same action is fed to both; benchmarks/differential.py
 compares every observation, mask and player, and every end's rewards, scores and ranks.
 """
 from __future__ import annotations
@@ -11,9 +11,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from benchmarks.differential_construction import (  # noqa: E402
-    _check_decision, compare_games, compare_positions,
-)
+from benchmarks.differential import check_decision, compare_games, compare_positions  # noqa: E402
 from corruption_envs.construction import codec  # noqa: E402
 from corruption_envs.construction.state import OVER  # noqa: E402
 from corruption_envs.core.errors import NotResetError  # noqa: E402
@@ -34,20 +32,21 @@ COUNTS = (3, 4, 5, 6, 7)
 
 @pytest.mark.parametrize("n", COUNTS)
 def test_random_games_are_the_aec_games_at_every_player_count(n):
-    assert compare_games(150, n, seed=n) > 150 * 100
+    assert compare_games("construction", 150, n, seed=n) > 150 * 100
 
 
 def test_random_games_in_a_batch_of_mixed_player_counts():
-    assert compare_games(400, list(COUNTS), seed=11, batch=128) > 400 * 100
+    assert compare_games("construction", 400, list(COUNTS), seed=11, num_envs=128) > 400 * 100
 
 
 @pytest.mark.parametrize("n", COUNTS)
 def test_heuristic_games_are_the_aec_games_at_every_player_count(n):
-    assert compare_games(50, n, seed=20 + n, play="heuristic", batch=25) > 50 * 100
+    assert compare_games("construction", 50, n, seed=20 + n, play="heuristic", num_envs=25) > 50 * 100
 
 
 def test_heuristic_games_in_a_batch_of_mixed_player_counts():
-    assert compare_games(100, list(COUNTS), seed=30, play="heuristic", batch=50) > 100 * 100
+    compared = compare_games("construction", 100, list(COUNTS), seed=30, play="heuristic", num_envs=50)
+    assert compared > 100 * 100
 
 
 @pytest.mark.parametrize("config", [
@@ -61,7 +60,7 @@ def test_heuristic_games_in_a_batch_of_mixed_player_counts():
     {"reward": "score"},
 ], ids=lambda config: ",".join(f"{k}={v}" for k, v in config.items()))
 def test_every_rule_option_plays_the_aec_games(config):
-    assert compare_games(60, [3, 5, 7], seed=40, batch=30, **config) > 60 * 100
+    assert compare_games("construction", 60, [3, 5, 7], seed=40, num_envs=30, **config) > 60 * 100
 
 
 # --- positions the rule tests build, loaded into the engine and played to the end on both sides ---------
@@ -134,12 +133,12 @@ def test_crafted_positions_play_on_as_the_aec_rules(name):
     states = [POSITIONS[name](n, seed) for n in COUNTS for seed in range(4)]
     assert all(s.phase != OVER for s in states)
     for play in ("random", "heuristic"):
-        assert compare_positions(states, seed=5, play=play) >= len(states)
+        assert compare_positions("construction", states, seed=5, play=play) >= len(states)
 
 
 def test_investigation_gifts_positions_with_the_option():
     states = [every_card_in_hand(n, seed, investigation_gifts=True) for n in COUNTS for seed in range(3)]
-    assert compare_positions(states, seed=6, investigation_gifts=True) >= len(states)
+    assert compare_positions("construction", states, seed=6, investigation_gifts=True) >= len(states)
 
 
 # --- the pieces the comparison rests on --------------------------------------------------------------
@@ -174,11 +173,12 @@ def test_a_difference_is_reported_by_row_decision_and_layout_name():
     engine.reset()
     engine.load(1, s)
     rules = engine.rules[4]
-    _check_decision(engine, 1, rules, s, 0, 0)  # loaded: equal
+    check_decision(engine, 1, rules, s, 0)  # loaded: equal
     k = engine.observation_layout["my_cash"].start
     engine._batch.observation[1, k] += 0.5
-    with pytest.raises(AssertionError, match=r"row 1 .*4 players, decision 0.*my_cash\[0\]"):
-        _check_decision(engine, 1, rules, s, 0, 0)
+    named = r"row 1, decision 0, 4 players: observation differs at my_cash\[0\]"
+    with pytest.raises(AssertionError, match=named):
+        check_decision(engine, 1, rules, s, 0)
 
 
 def test_load_names_what_does_not_fit():

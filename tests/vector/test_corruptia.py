@@ -1,5 +1,5 @@
 """Corruptia's batched engine is the AEC rules: the same games, decision by decision, from seeds and from
-the positions the rule tests build (driver: benchmarks/differential_corruptia.py)."""
+the positions the rule tests build (driver: benchmarks/differential.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from benchmarks.differential_corruptia import Mismatch, _Pair, compare_from, compare_games  # noqa: E402
+from benchmarks.differential import TWINS, check_decision, compare_games, compare_positions  # noqa: E402
 from corruption_envs.corruptia.codec import BLACKMAIL, OFFER, VOTE0  # noqa: E402
 from corruption_envs.corruptia.state import (  # noqa: E402
     ABSENT, CRONY, DISCARD, NEGOTIATE, NO, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE, WORKER, YES,
@@ -36,18 +36,20 @@ def test_the_kernels_shuffle_and_go_on_drawing_as_a_loaded_generator_does():
 
 @pytest.mark.parametrize("players", [3, 4, 5, (3, 4, 5)])
 def test_random_play_is_the_aec_game(players):
-    assert compare_games(80, players, seed=11, play="random") > 80 * 100
+    assert compare_games("corruptia", 80, players, seed=11, play="random") > 80 * 100
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, (3, 4, 5)])
 def test_heuristic_play_is_the_aec_game(players):
-    assert compare_games(40, players, seed=12, play="heuristic") > 40 * 100
+    assert compare_games("corruptia", 40, players, seed=12, play="heuristic") > 40 * 100
 
 
 @pytest.mark.parametrize("reward", ["win", "rank", "score"])
 def test_games_without_vote_offers_and_every_reward_mode_are_the_aec_games(reward):
-    assert compare_games(200, (3, 4, 5), seed=13, play="random", vote_offers=False, reward=reward) > 200 * 100
-    heuristic = compare_games(20, (3, 4, 5), seed=14, play="heuristic", vote_offers=False, reward=reward)
+    random = compare_games("corruptia", 200, (3, 4, 5), seed=13, play="random", vote_offers=False, reward=reward)
+    assert random > 200 * 100
+    heuristic = compare_games("corruptia", 20, (3, 4, 5), seed=14, play="heuristic", vote_offers=False,
+                              reward=reward)
     assert heuristic > 20 * 100
 
 
@@ -108,7 +110,7 @@ def crafted_states() -> list:
 @pytest.mark.parametrize("play", ["random", "heuristic"])
 def test_crafted_positions_play_on_as_the_aec_games(play):
     states = crafted_states()
-    assert compare_from(states, seed=15, play=play) > len(states) * 20
+    assert compare_positions("corruptia", states, seed=15, play=play) > len(states) * 20
 
 
 def test_positions_from_the_middle_of_random_games_play_on_as_the_aec_games():
@@ -123,23 +125,22 @@ def test_positions_from_the_middle_of_random_games_play_on_as_the_aec_games():
                 break
         if rules.current_player(s) >= 0:
             states.append(s)
-    assert compare_from(states, seed=16) > 0
+    assert compare_positions("corruptia", states, seed=16) > 0
 
 
 def test_a_difference_is_named_by_row_decision_count_and_feature():
     rules, s = game(4, seed=3)
     richer = s.copy()
     richer.tokens[2] += 1  # one more token for seat 2, on the AEC side only
-    pair = _Pair(2, [4], seed=0, config={})
-    pair.reset()
-    pair.engine.load(1, s)
-    pair.reference.load(1, richer)
+    engine = CorruptiaEngine(2, num_players=4, seed=0)
+    engine.reset()
+    engine.load(1, s)
     k = (2 - s.actor) % 4  # seat 2 as the acting seat sees it
     where = rf"row 1, decision 0, 4 players: observation differs at players\[{k}, 1\]"
-    with pytest.raises(Mismatch, match=where):
-        pair.check(np.ones(2, bool))
-    pair.reference.load(1, s)
-    pair.check(np.ones(2, bool))
+    with pytest.raises(AssertionError, match=where):
+        check_decision(engine, 1, rules, richer, 0)
+    check_decision(engine, 1, rules, s, 0)
+    check_decision(engine, 0, rules, TWINS["corruptia"].dealt(engine, 0), 0)  # the dealt row beside it
 
 
 def test_load_refuses_what_it_cannot_play_on():

@@ -9,11 +9,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from benchmarks.differential_corruption import (  # noqa: E402
-    check_decision,
-    compare_from_state,
-    compare_games,
-)
+from benchmarks.differential import check_decision, compare_games, compare_positions  # noqa: E402
 from corruption_envs.core.errors import NotResetError  # noqa: E402
 from corruption_envs.corruption import codec  # noqa: E402
 from corruption_envs.corruption.state import HIT_STEP, REPORTER_STEP, SWISS_STEP  # noqa: E402
@@ -38,17 +34,17 @@ COUNTS = (3, 4, 5, 6, 7)
 
 @pytest.mark.parametrize("n", COUNTS)
 def test_random_games_match_the_rules_at_every_count(n):
-    assert compare_games(400, n, seed=n, play="random", num_envs=48) > 400 * 24 * n
+    assert compare_games("corruption", 400, n, seed=n, play="random", num_envs=48) > 400 * 24 * n
 
 
 @pytest.mark.parametrize("n", COUNTS)
 def test_heuristic_games_match_the_rules_at_every_count(n):
-    assert compare_games(80, n, seed=10 + n, play="heuristic", num_envs=16) > 80 * 24 * n
+    assert compare_games("corruption", 80, n, seed=10 + n, play="heuristic", num_envs=16) > 80 * 24 * n
 
 
 @pytest.mark.parametrize("play", ["random", "heuristic"])
 def test_batches_mixing_every_count_match_the_rules(play):
-    compare_games(400 if play == "random" else 80, COUNTS, seed=20, play=play, num_envs=32)
+    compare_games("corruption", 400 if play == "random" else 80, COUNTS, seed=20, play=play, num_envs=32)
 
 
 @pytest.mark.parametrize("config", [
@@ -57,7 +53,7 @@ def test_batches_mixing_every_count_match_the_rules(play):
     {"reward": "score", "reporter_may_decline": False},
 ])
 def test_rule_variants_and_reward_modes_match_the_rules(config):
-    compare_games(120, (3, 5, 7), seed=30, play="random", num_envs=24, **config)
+    compare_games("corruption", 120, (3, 5, 7), seed=30, play="random", num_envs=24, **config)
 
 
 # --- crafted positions, loaded into the engine and played out both ways ------------------------------
@@ -137,7 +133,7 @@ POSITIONS = [hit_man_between_da_and_reporter, two_hit_men_and_two_reporters_of_o
 def test_crafted_positions_play_out_as_the_rules(position, play):
     for seed in range(4):
         rules, s = position()
-        assert compare_from_state(rules, s, seed=seed, play=play) > 0
+        assert compare_positions("corruption", [s], seed=seed, play=play) > 0
 
 
 # --- the driver and load() fail loudly -------------------------------------------------------------
@@ -148,7 +144,7 @@ def test_a_difference_is_named_by_its_layout_piece():
     engine.load(0, s)
     check_decision(engine, 0, rules, s, 0)
     engine._batch.observation[0, engine.observation_layout["decision_contract"].start + 3] += 1
-    with pytest.raises(AssertionError, match=r"game row 0, decision 0, 3 players: observation differs at "
+    with pytest.raises(AssertionError, match=r"row 0, decision 0, 3 players: observation differs at "
                                              r"decision_contract\[3\]"):
         check_decision(engine, 0, rules, s, 0)
 
