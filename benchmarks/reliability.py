@@ -3,6 +3,7 @@
     python -m benchmarks.reliability                                  # 100,000 games per game, 2 workers
     python -m benchmarks.reliability --game corruption --games 1000 --workers 1
     python -m benchmarks.reliability --game corruptia --seed 0 --start 4242 --games 1   # replay game 4242
+    python -m benchmarks.reliability --games 100000 --differential   # and the batched engines vs the rules
 
 Game i of game G (i from --start) draws everything from SeedSequence([--seed, G, i]): its player count
 (uniform over --players, default the game's whole range), each seat's kind (uniform over random,
@@ -361,6 +362,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=_positive, default=2, help="processes (results do not depend on it)")
     p.add_argument("--policies", type=Path, default=DEFAULT_POLICIES, help="folder of <game>/champion.npz")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--differential", action="store_true",
+                   help="also hold each game's batched engine to its AEC rules on --games random and --games "
+                        "heuristic games (benchmarks.differential)")
     args = p.parse_args(argv)
 
     try:
@@ -379,7 +383,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(text_table(*summary_rows(reports)))
     failed = sum(len(r.failures) for r in reports)
     print(f"{failed} failed game(s)" if failed else "all games passed every check")
+    if args.differential:
+        failed += differential(setups, args.games, args.seed)
     return 1 if failed else 0
+
+
+def differential(setups: Sequence[Setup], games: int, seed: int) -> int:
+    """Each batched engine against its AEC rules, decision by decision; the number of mismatches."""
+    from corruption_envs import vector
+
+    from . import differential as diff
+
+    mismatches = 0
+    for setup in setups:
+        if setup.game not in vector.list_games():
+            continue
+        for play in diff.PLAYS:
+            try:
+                decisions = diff.compare_games(setup.game, games, setup.counts, seed, play)
+                print(f"differential {setup.game}, {play} play: {games} games, {decisions} decisions agree")
+            except AssertionError as mismatch:
+                print(f"differential {setup.game}, {play} play: MISMATCH {mismatch}")
+                mismatches += 1
+    return mismatches
 
 
 if __name__ == "__main__":

@@ -172,3 +172,12 @@ def test_a_corrupt_champion_file_is_bad_input(tmp_path, capsys):
         main(["--game", "corruption", "--games", "1", "--policies", str(tmp_path), "--no-progress"])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1 and "champion.npz" in err, err
+
+
+def test_differential_holds_the_batched_engine_to_the_rules(capsys):
+    from benchmarks import reliability
+
+    assert reliability.main(["--game", "construction", "--games", "3", "--workers", "1", "--no-progress",
+                             "--differential"]) == 0
+    out = capsys.readouterr().out
+    assert "differential construction, random play: 3 games" in out and "heuristic play: 3 games" in out
