@@ -58,6 +58,10 @@ GAME_BASELINES = {"corruption": ("random", "heuristic", "expert")}
 # 2x128 MLP champions, 2026-11-30: the whole gate took 93 CPU-seconds with 30 corruptia deals (its
 # games are ~3x longer and its observation 5x wider than the others').
 DEALS = {"corruption": 100, "corruptia": 50, "construction": 100}
+# The checks play game by game, every agent reseeded per game, so each game is fixed by its own seeds and a
+# verdict does not move with the draws of the games beside it (on the match loop, agents are seeded once
+# per run: the Construction champion's narrow edge over the heuristic, p = 0.0017 game by game, read p = 0.1)
+BATCHED = False  # play_jobs(batched=...) for the checks
 DEFAULT_DEALS = 60
 # The candidate test's field per game. The Corruption champions beat heuristic seats almost always
 # (0.77-0.99), so that field calls them level; the expert bot's field tells them apart
@@ -173,7 +177,7 @@ def check_champion(
     for opponent in baselines:
         name = f"champion vs {opponent}"
         try:
-            records = play_jobs(game, [str(path), opponent], seat_jobs(n, deals, seed), workers)
+            records = play_jobs(game, [str(path), opponent], seat_jobs(n, deals, seed), workers, batched=BATCHED)
         except Exception as e:
             checks.append(Check(game, name, "ERROR", f"{type(e).__name__}: {e}"))
             continue
@@ -245,8 +249,8 @@ def check_candidate(
         if problem:
             return Check(game, name, "ERROR", f"{label} {spec}: {problem}")
     jobs = seat_jobs(n, deals, seed)
-    cand = play_jobs(game, [str(candidate), field], jobs, workers)
-    champ_records = play_jobs(game, [str(champ), field], jobs, workers)
+    cand = play_jobs(game, [str(candidate), field], jobs, workers, batched=BATCHED)
+    champ_records = play_jobs(game, [str(champ), field], jobs, workers, batched=BATCHED)
     test = paired_t_test(paired_differences(cand, champ_records))
     weaker = test.mean < 0 and test.p_less < alpha
     stronger = test.mean > 0 and test.p_greater < alpha
