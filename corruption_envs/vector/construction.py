@@ -38,7 +38,7 @@ from ..construction.tables import (
     BIG_PAPA, CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, RED_ALERT, REVENUE_QUEBEC, SNITCH, SPIC_N_SPAN,
 )
 from ..core.errors import NotResetError
-from .engine import VectorEngine
+from .compiled import CompiledEngine
 from .outcome import write_outcome
 
 # compiled once and cached; integer % and // without the zero-division check (no divisor is ever 0)
@@ -1156,7 +1156,7 @@ def _step_kernel(st, rng, actions, tab, fr, obs, mask, cur, rewards, terminated,
 
 
 # --- the engine --------------------------------------------------------------------------------------
-class ConstructionEngine(VectorEngine):
+class ConstructionEngine(CompiledEngine):
     """B games of Construction & Corruption; game i's chance is `ChanceStream(engine.game_seeds[i])`."""
 
     rules_class = ConstructionRules

@@ -50,7 +50,8 @@ from ..corruptia.tables import (
     TOKEN_POINTS, TRIANGLE_SIZE, WORKERS_PER_BILL,
 )
 from . import numpy_rng
-from .engine import WAIT, VectorEngine
+from .compiled import CompiledEngine
+from .engine import WAIT
 from .outcome import write_outcome
 
 P = MAX_PLAYERS
@@ -877,15 +878,6 @@ def _start_kernel(st, rows, counts, seeds, offers_on, obs, mask, current):  # pr
         _write_decision(st, rows[g], offers_on, obs, mask, current)
 
 
-@nb.njit(cache=True)
-def _all_legal(mask, actions):  # pragma: no cover - compiled
-    """Whether every row's action is WAIT or in range and allowed by its mask row."""
-    for i in range(actions.shape[0]):
-        a = actions[i]
-        if a != WAIT and (a < 0 or a >= mask.shape[1] or mask[i, a] == 0):
-            return False
-    return True
-
 
 @nb.njit(cache=True)
 def _decide_kernel(st, rows, offers_on, obs, mask, current):  # pragma: no cover - compiled
@@ -913,7 +905,7 @@ def pcg64_words(rng: np.random.Generator) -> np.ndarray:
     return words
 
 
-class CorruptiaEngine(VectorEngine):
+class CorruptiaEngine(CompiledEngine):
     """B games of Corruptia stepped by numba kernels; the AEC env's observations, masks and outcomes."""
 
     rules_class = CorruptiaRules
@@ -962,12 +954,6 @@ class CorruptiaEngine(VectorEngine):
         _start_kernel(self._state, games, counts, seeds, self._offers_on, b.observation, b.action_mask,
                       b.current_player)
 
-    def check_actions(self, actions: Any) -> np.ndarray:
-        """As VectorEngine.check_actions, in one compiled pass when the actions are B legal int64."""
-        a = np.asarray(actions)
-        if a.shape == (self.num_envs,) and a.dtype == np.int64 and _all_legal(self._batch.action_mask, a):
-            return a
-        return super().check_actions(actions)
 
     def _advance(self, actions: np.ndarray) -> None:
         b = self._batch

@@ -62,7 +62,7 @@ from ..corruption.tables import (
     REPORTER,
     TOTAL_CONTRACT_VALUE,
 )
-from .engine import VectorEngine
+from .compiled import CompiledEngine
 from .numpy_rng import GENERATOR_SIZE, integers, permutation_into, seed_generator
 from .outcome import write_outcome
 
@@ -579,17 +579,6 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
     return ended
 
 
-@nb.njit(cache=True)
-def all_legal(mask, actions):  # pragma: no cover - compiled
-    """Whether every row's action is WAIT (-1) or in range and legal in its mask row."""
-    for i in range(actions.shape[0]):
-        a = actions[i]
-        if a == -1:
-            continue
-        if a < 0 or a >= mask.shape[1] or mask[i, a] == 0:
-            return False
-    return True
-
 
 @nb.njit(cache=True)
 def refresh_kernel(i, num_players, state, may_decline, obs, mask, current_player, touched):  # pragma: no cover
@@ -597,7 +586,7 @@ def refresh_kernel(i, num_players, state, may_decline, obs, mask, current_player
     publish(i, state[i], num_players[i], may_decline, obs, mask, current_player, touched)
 
 
-class CorruptionEngine(VectorEngine):
+class CorruptionEngine(CompiledEngine):
     """B games of Corruption stepped together; observations and masks are the AEC env's, bit for bit."""
 
     rules_class = CorruptionRules
@@ -622,12 +611,6 @@ class CorruptionEngine(VectorEngine):
                      b.observation, b.action_mask, b.current_player, self._touched, self._generator,
                      self._perm)
 
-    def check_actions(self, actions: Any) -> np.ndarray:
-        """As VectorEngine.check_actions, with one compiled pass when the actions are B legal int64."""
-        a = np.asarray(actions)
-        if a.shape == (self.num_envs,) and a.dtype == np.int64 and all_legal(self._batch.action_mask, a):
-            return a
-        return super().check_actions(actions)
 
     def _advance(self, actions: np.ndarray) -> None:
         b = self._batch
