@@ -373,8 +373,10 @@ def plan(config: dict[str, Any]) -> str:
     parts = [f"{run['timesteps']:,} learner steps at {lo}-{hi} players"]
     if im["games"]:
         parts.insert(0, f"{im['games']:,} {im['teacher']} games to imitate")
-    if pool["exploiter_every"]:
-        parts.append(f"an exploiter of {pool['exploiter_steps']:,} steps every {pool['exploiter_every']:,}")
+    exploiters = run["timesteps"] // pool["exploiter_every"] if pool["exploiter_every"] else 0
+    if exploiters:
+        parts.append(f"{exploiters} exploiter(s) of {pool['exploiter_steps']:,} steps (one every "
+                     f"{pool['exploiter_every']:,})")
     table = f"{ev['final_games']:,} games per baseline at {ev['num_players']} players"
     if others:
         table += f" and {ev['count_games']:,} at each of {others}"

@@ -123,3 +123,9 @@ def test_a_shorter_run_plays_fewer_games_besides_learning_unless_told():
     assert cfg.plan(config).startswith(f"plan: {cfg.MIN_GAMES} expert games to imitate; 3,000 learner steps")
     unscaled, _, _ = resolve(parse_args(["--game", "corruption"]))
     assert unscaled["eval"] == full["eval"] and unscaled["imitation"] == full["imitation"]
+
+
+def test_the_plan_counts_the_exploiters_a_run_trains():
+    full = cfg.load("corruption")
+    assert "4 exploiter(s) of 30,000 steps (one every 70,000)" in cfg.plan(full)
+    assert "exploiter" not in cfg.plan(cfg.load("corruption", sets=["run.timesteps=64"]))
