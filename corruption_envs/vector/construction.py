@@ -27,7 +27,7 @@ fail loudly when the layouts move.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 import numba as nb
 import numpy as np
@@ -1161,14 +1161,7 @@ class ConstructionEngine(CompiledEngine):
 
     rules_class = ConstructionRules
 
-    def __init__(
-        self,
-        num_envs: int,
-        num_players: int | Sequence[int] | None = None,
-        seed: int | None = None,
-        **config: Any,
-    ) -> None:
-        super().__init__(num_envs, num_players=num_players, seed=seed, **config)
+    def _allocate(self) -> None:
         self._game = _game_table(self.config, self.reward_code)
         self._fractions = fractions(int(observer.MONEY_SCALE))
         self._rows = np.zeros((self.num_envs, ROW_SIZE), np.int16)

@@ -23,8 +23,6 @@ write into them.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
-
 import numba as nb
 import numpy as np
 
@@ -910,14 +908,7 @@ class CorruptiaEngine(CompiledEngine):
 
     rules_class = CorruptiaRules
 
-    def __init__(
-        self,
-        num_envs: int,
-        num_players: int | Sequence[int] | None = None,
-        seed: int | None = None,
-        **config: Any,
-    ) -> None:
-        super().__init__(num_envs, num_players=num_players, seed=seed, **config)
+    def _allocate(self) -> None:
         B = self.num_envs
         self._offers_on = bool(self.config["vote_offers"])
         cell_slot = np.full((B, NUM_CELLS), -1, np.int8)

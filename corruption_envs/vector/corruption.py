@@ -13,8 +13,6 @@ its mask into `batch.action_mask`. `load(row, state)` copies an AEC state into a
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
-
 import numba as nb
 import numpy as np
 
@@ -591,9 +589,7 @@ class CorruptionEngine(CompiledEngine):
 
     rules_class = CorruptionRules
 
-    def __init__(self, num_envs: int, num_players: int | Sequence[int] | None = None,
-                 seed: int | None = None, **config: Any) -> None:
-        super().__init__(num_envs, num_players=num_players, seed=seed, **config)
+    def _allocate(self) -> None:
         # one int16 row per game (the offsets above; seats padded to the game's 7), ~1 KB
         self._state = np.zeros((self.num_envs, ROW_SIZE), np.int16)
         self._may_decline = bool(self.config["reporter_may_decline"])

@@ -97,6 +97,7 @@ class VectorEngine(ABC):
         self._queued_seeds = np.zeros(0, np.int64)
         self._queued_counts = np.zeros(0, np.int64)
         self._queued = 0  # deals queued so far (the next queued deal's index)
+        self._allocate()
 
     def _player_counts(self, num_players: int | Sequence[int] | None) -> tuple[int, ...]:
         r = self.rules_class
@@ -222,6 +223,9 @@ class VectorEngine(ABC):
         return n
 
     # --- what a game implements ---------------------------------------------------------------------
+    def _allocate(self) -> None:
+        """Make the game's own arrays, once (`__init__` has set the config, counts and the batch)."""
+
     @abstractmethod
     def _start(self, games: np.ndarray) -> None:
         """Deal new games in rows `games` (int64 indices) and write their first decision into the batch."""
