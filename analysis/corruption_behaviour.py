@@ -1,6 +1,6 @@
 """What a Corruption policy does, per round, against a field: which cards it places, where and how.
 
-`python -m training.corruption_behaviour --policy BR.npz --field policies/corruption/champion.npz`
+`python -m analysis.corruption_behaviour --policy BR.npz --field policies/corruption/champion.npz`
 
 The policy sits in a rotating seat of 4-player games against three copies of the field (each playing as
 its file says; a mixture draws a member per game), and the table compares its placements with the
@@ -96,7 +96,7 @@ def report(result: dict[str, object], policy: str, field: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.corruption_behaviour", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m analysis.corruption_behaviour", description=__doc__.split("\n")[0])
     p.add_argument("--policy", required=True, help="the policy to read (a spec for make_agent)")
     p.add_argument("--field", required=True, help="what sits in the three other seats")
     p.add_argument("--games", type=int, default=200)

@@ -8,7 +8,7 @@ import pytest
 import corruption_envs
 from corruption_envs.bots import make_agent
 from training import config as cfg
-from training import search_clone as sc
+from analysis import search_clone as sc
 from training.pool import OpponentPool
 from training.wrapper import SelfPlayEnv
 

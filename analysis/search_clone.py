@@ -1,17 +1,17 @@
 """A policy file that plays like a search bot: an MLP fitted to the search's own moves.
 
-ISMCTS at the bar's budget (`ismcts:1600`, about a second a move) cannot sit in a training run's
+ISMCTS at a strong budget (`ismcts:1600`, about a second a move) cannot sit in a training run's
 opponent pool: 600k learner steps meet about two million opponent moves. Its moves are data, though.
 `collect` plays seeded games of one `--against` seat (the champion) and search seats, and records
 every search decision (observation, mask, move); `fit` fits a fresh actor to them by masked
 cross-entropy (`imitation.fit`) and exports a sampling policy file. Sampled, the copy plays moves
 like the search's at the cost of one forward pass, so a pool can seat it (`pool.mix` takes policy
-files) and the learner trains against a stand-in for the field the bar measures it in: behaviour
+files) and the learner trains against a stand-in for the search field it is measured against: behaviour
 cloning of the opponent, then a best response to the clone.
 
-    python -m training.search_clone collect --game construction --search ismcts:1600 \\
+    python -m analysis.search_clone collect --game construction --search ismcts:1600 \\
         --against policies/construction/champion.npz --games 12 --seed 101 --out runs/clone/s101.npz
-    python -m training.search_clone fit --game construction --data runs/clone/*.npz \\
+    python -m analysis.search_clone fit --game construction --data runs/clone/*.npz \\
         --out policies/construction/ismcts-clone.npz
 
 Data files hold plain arrays only (read with `allow_pickle=False`).
@@ -32,7 +32,7 @@ import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.safe_npz import NpzError, read_npz
 
-from .imitation import Demonstrations
+from training.imitation import Demonstrations
 
 DATA_ARRAYS = ("observations", "masks", "actions")
 DATA_MAX_BYTES = 1 << 31  # a data file's arrays: ~60k decisions a GiB
@@ -115,10 +115,10 @@ def load_data(paths: Sequence[Path], obs_size: int, num_actions: int) -> Demonst
             arrays = read_npz(path, DATA_MAX_BYTES)
         except (OSError, NpzError) as e:
             raise ValueError(f"{path}: not a search-clone data file ({e}); write it with "
-                             "`python -m training.search_clone collect`") from None
+                             "`python -m analysis.search_clone collect`") from None
         missing = [k for k in DATA_ARRAYS if k not in arrays]
         if missing:
-            raise ValueError(f"{path}: no {missing} arrays; write it with `python -m training.search_clone collect`")
+            raise ValueError(f"{path}: no {missing} arrays; write it with `python -m analysis.search_clone collect`")
         o, m, a = (arrays[k] for k in DATA_ARRAYS)
         rows = len(a)
         if o.shape != (rows, obs_size) or m.shape != (rows, num_actions) or a.ndim != 1:
@@ -141,8 +141,8 @@ def fit_clone(game: str, data: Demonstrations, source: str, epochs: int = 10, ba
     import torch
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    from .export import ACTIVATION_MODULES, export_actor
-    from .imitation import fit
+    from training.export import ACTIVATION_MODULES, export_actor
+    from training.imitation import fit
 
     torch.manual_seed(seed)
     probe = corruption_envs.env(game)
@@ -161,7 +161,7 @@ def fit_clone(game: str, data: Demonstrations, source: str, epochs: int = 10, ba
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.search_clone", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m analysis.search_clone", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect", help="record a search bot's moves in seeded games")
     c.add_argument("--game", required=True, choices=corruption_envs.list_games())

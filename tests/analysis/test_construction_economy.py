@@ -3,7 +3,7 @@ figures are seeded, and bad input is one line (exit 2)."""
 import numpy as np
 import pytest
 
-from benchmarks import construction_economy as eco
+from analysis import construction_economy as eco
 from corruption_envs.construction.tables import NUM_TURNS, keys_value
 
 GAMES = 12

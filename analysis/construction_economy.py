@@ -3,8 +3,8 @@ final score, contract income, payments to the city (vacation pay and investigati
 and the Keys to the City; per game, the mayors elected and the investigations held (one of the two
 each of the seven turns).
 
-    python -m benchmarks.construction_economy --agents heuristic --games 300
-    python -m benchmarks.construction_economy --agents policies/construction/champion.npz ismcts:200 --games 8
+    python -m analysis.construction_economy --agents heuristic --games 300
+    python -m analysis.construction_economy --agents policies/construction/champion.npz ismcts:200 --games 8
 
 The agent list is cycled over the seats (one agent: every seat plays it), the seats rotate one place
 each game, and game g is dealt from seed `--seed` + g. It explains a strength table rather than ranks
@@ -23,7 +23,7 @@ from corruption_envs.bots import make_agent
 from corruption_envs.construction.state import GIFT, INCOME, PAYMENT
 from corruption_envs.construction.tables import NUM_TURNS, keys_value
 
-from .tournament.games import play as play_game
+from benchmarks.tournament.games import play as play_game
 
 SEAT_FIGURES = ("score", "income", "paid", "gifts", "keys")  # per seat and game, in $10k units (keys: count)
 
@@ -98,7 +98,7 @@ def report(eco: Economy, specs: list[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.construction_economy", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m analysis.construction_economy", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--agents", nargs="+", required=True, help="agent specs, cycled over the seats")
     parser.add_argument("--players", type=int, default=4)

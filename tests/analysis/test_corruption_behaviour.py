@@ -1,7 +1,7 @@
 """The behaviour table of a Corruption policy: its counts add up to the rules' six placements a round."""
 import pytest
 
-from training import corruption_behaviour as cb
+from analysis import corruption_behaviour as cb
 
 
 def test_every_player_places_six_cards_a_round_on_contracts_or_swiss_accounts():
