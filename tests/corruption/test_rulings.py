@@ -1,4 +1,4 @@
-"""Every ruling of rulings.md's Corruption section, one test each."""
+"""Every Corruption ruling that docs/rules/corruption.md maps in "Rule map: rulings", one test each."""
 import numpy as np
 import pytest
 
