@@ -12,6 +12,7 @@ from .core import Agent
 from .core.rewards import win_shares
 from .match import play_match
 from .policy import NumpyPolicy
+from .registry import game_module
 from .search.base import SearchAgent
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -71,9 +72,7 @@ def evaluate(
     """`agent` in a rotating seat (game g: seat g mod n) against n-1 `baseline` bots, games seeded
     from `seed`, so two agents evaluated with the same seed meet the same deals. A policy-file
     baseline plays as its file says, or greedy / sampling by `baseline_sample`."""
-    import corruption_envs
-
-    env = corruption_envs.env(game, num_players=num_players, **(env_config or {}))
+    env = game_module(game).env(num_players=num_players, **(env_config or {}))
     if callable(getattr(agent, "bind", None)):
         agent.bind(env, seed)  # a policy with a prior, or a search bot, plays in this env
     if isinstance(agent, NumpyPolicy):

@@ -30,6 +30,7 @@ import numpy as np
 
 from .core import Agent, GameEnv, PolicyFileError
 from .core.agents import act_batch, first_row, legal_counts
+from .named_bots import named_bot
 from .safe_npz import NpzError, read_npz
 
 FORMAT = "corruption_envs.policy"
@@ -38,7 +39,7 @@ MIXTURE_VERSION = 3  # a mixture of actors (meta.mixture); single-actor files ke
 READS_VERSIONS = (1, 2, 3)  # version 1 files predate the prior and have none
 MAX_MEMBERS = 64
 ACTIVATIONS = ("tanh", "relu")
-PRIORS = ("heuristic",)  # bots a policy may build on (`corruption_envs.bots.make_agent` specs)
+PRIORS = ("heuristic",)  # bots a policy may build on (`named_bots.NAMED_BOTS`)
 # a batch's logits differ from one row's by float32 rounding: at most ~5e-7 of their scale on the committed
 # policies; a choice closer than this share of the scale to another one is decided again from one row
 ROUNDING = 1e-4
@@ -85,9 +86,7 @@ class NumpyPolicy:
     def bind(self, env: GameEnv, seed: int | None = None) -> NumpyPolicy:
         """Ready this policy for `env`: a policy with a prior builds its bot there (seeded by `seed`)."""
         if self.prior is not None:
-            from .bots import make_agent
-
-            self.prior_bot = make_agent(self.prior, env, seed=seed)
+            self.prior_bot = named_bot(self.prior, env, seed)
         return self
 
     def seed(self, seed: int | None) -> None:

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..core import GameEnv, GameState, Rules
 from ..core.rewards import rank_points as points_of_rank, ranks
+from ..named_bots import named_bot
 
 ROLLOUTS = ("random", "heuristic")
 
@@ -33,10 +34,7 @@ class Playout:
         self.rng = rng
         self.bots: list[Any] | None = None
         if policy == "heuristic":
-            from .. import game_module
-
-            bot_class = game_module(self.rules.name).HeuristicAgent
-            self.bots = [bot_class(env, seed=0) for _ in range(self.rules.num_players)]
+            self.bots = [named_bot("heuristic", env, 0) for _ in range(self.rules.num_players)]
 
     def reseed(self, rng: np.random.Generator) -> None:
         """Draw all playout chance from `rng` (the heuristics' own generators too)."""
