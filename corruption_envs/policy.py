@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .core import Agent, GameEnv, PolicyFileError
-from .core.agents import act_batch, first_row, legal_counts
+from .core.agents import act_batch, first_row, legal_counts, seed_agent
 from .named_bots import named_bot
 from .safe_npz import NpzError, read_npz
 
@@ -93,8 +93,8 @@ class NumpyPolicy:
         """Reseed the sampling generator and the prior's bot, so a reused policy plays a game as a fresh
         one seeded alike would (tournaments and the gate reseed every agent per game)."""
         self.rng = np.random.default_rng(seed)
-        if isinstance(getattr(self.prior_bot, "rng", None), np.random.Generator):
-            self.prior_bot.rng = np.random.default_rng(seed)
+        if self.prior_bot is not None:
+            seed_agent(self.prior_bot, seed)
 
     @property
     def obs_size(self) -> int:

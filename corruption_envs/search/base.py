@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..core import GameEnv, GameState, Rules
+from ..core.agents import use_rng
 from ..core.rewards import rank_points as points_of_rank, ranks
 from ..named_bots import named_bot
 
@@ -40,8 +41,7 @@ class Playout:
         """Draw all playout chance from `rng` (the heuristics' own generators too)."""
         self.rng = rng
         for bot in self.bots or ():
-            if hasattr(bot, "rng"):
-                bot.rng = rng
+            use_rng(bot, rng)
 
     def run(self, state: GameState) -> list[float]:
         rules, rng, bots = self.rules, self.rng, self.bots
