@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .core import Agent, GameEnv, RandomAgent
+from .core import Agent, GameEnv
+from .named_bots import NAMED_BOTS, named_bot
+from .policy import load_policy
+from .registry import import_attr
+from .search import is_search_spec, search_agent
 
-NAMED_BOTS = ("random", "heuristic", "expert")
 SPECS = ("'random', 'heuristic', 'expert' (Corruption), 'ismcts[:SIMULATIONS[:ROLLOUT]][@POLICY_FILE]', 'pimc[:SIMULATIONS[:ROLLOUT]]' or the path "
          "of an exported policy file (.npz)")
 
@@ -15,8 +18,6 @@ def is_bot_name(spec: object) -> bool:
     """A bot the project names ('random', 'heuristic', 'expert' or a search spec), not a policy file:
     what a config may name as an opponent, a baseline or a teacher. Whether the game has it is
     `make_agent`'s to say."""
-    from .search import is_search_spec
-
     return isinstance(spec, str) and (spec in NAMED_BOTS or is_search_spec(spec))
 
 
@@ -32,36 +33,14 @@ def make_agent(
     env = env.unwrapped
     if not isinstance(spec, (str, Path)) or not str(spec).strip():
         raise ValueError(f"agent spec {spec!r} is empty or not text; use {SPECS}")
-    if spec == "random":
-        return RandomAgent(seed)
-    if spec == "heuristic":
-        from . import game_module
-
-        bot_class = getattr(game_module(env.rules.name), "HeuristicAgent", None)
-        if bot_class is None:
-            raise ValueError(f"game {env.rules.name!r} has no heuristic bot; use 'random' or a policy file")
-        return bot_class(env, seed=seed)
-    if spec == "expert":
-        from . import game_module, list_games
-
-        bot_class = getattr(game_module(env.rules.name), "ExpertAgent", None)
-        if bot_class is None:
-            have = [g for g in list_games() if hasattr(game_module(g), "ExpertAgent")]
-            raise ValueError(f"game {env.rules.name!r} has no expert bot (only {', '.join(have)} has); "
-                             "use 'heuristic', a search bot or a policy file")
-        return bot_class(env, seed=seed)
-    from .search import is_search_spec, search_agent
-
+    if spec in NAMED_BOTS:
+        return named_bot(spec, env, seed)
     if is_search_spec(spec):
         return search_agent(spec, env, seed=seed)
     if Path(spec).is_file():
-        from .policy import load_policy
-
         return load_policy(spec, env, sample=sample, seed=seed)
     if Path(spec).exists():
         raise ValueError(f"agent spec {str(spec)!r} is a folder, not a policy file; use {SPECS}")
     if allow_code and ":" in str(spec):
-        from .registry import import_attr
-
         return import_attr(str(spec))(env, seed=seed)
     raise ValueError(f"unknown agent {str(spec)!r}: use {SPECS}")

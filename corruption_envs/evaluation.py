@@ -9,9 +9,11 @@ from typing import Any
 
 from .bots import make_agent
 from .core import Agent
+from .core.agents import bind_agent, is_mixture, start_game, starts_each_game
 from .core.rewards import win_shares
 from .match import play_match
 from .policy import NumpyPolicy
+from .registry import game_module
 from .search.base import SearchAgent
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -55,7 +57,7 @@ def plays_on_batches(agent: Agent) -> bool:
     the match loop seats per game."""
     if isinstance(agent, SearchAgent):
         return False
-    return not callable(getattr(agent, "start_game", None)) or callable(getattr(agent, "member_policies", None))
+    return not starts_each_game(agent) or is_mixture(agent)
 
 
 def evaluate(
@@ -71,11 +73,8 @@ def evaluate(
     """`agent` in a rotating seat (game g: seat g mod n) against n-1 `baseline` bots, games seeded
     from `seed`, so two agents evaluated with the same seed meet the same deals. A policy-file
     baseline plays as its file says, or greedy / sampling by `baseline_sample`."""
-    import corruption_envs
-
-    env = corruption_envs.env(game, num_players=num_players, **(env_config or {}))
-    if callable(getattr(agent, "bind", None)):
-        agent.bind(env, seed)  # a policy with a prior, or a search bot, plays in this env
+    env = game_module(game).env(num_players=num_players, **(env_config or {}))
+    bind_agent(agent, env, seed)  # a policy with a prior, or a search bot, plays in this env
     if isinstance(agent, NumpyPolicy):
         agent.seed(seed)  # a sampling policy draws the same moves on the same deals
     bots = [make_agent(baseline, env, seed=seed * 1000 + s, sample=baseline_sample) for s in range(num_players)]
@@ -91,8 +90,7 @@ def evaluate(
         me = g % num_players
         env.reset(seed=deals[g])
         for a in (agent, *bots):
-            if callable(getattr(a, "start_game", None)):
-                a.start_game()  # a mixture policy draws the member that plays this game
+            start_game(a)  # a mixture policy draws the member that plays this game
         while not env.terminations[env.agent_selection]:
             agent_name = env.agent_selection
             seat = env.agent_name_mapping[agent_name]

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import vector
-from .core.agents import Agent
+from .core.agents import Agent, act_batch, is_mixture
 
 # called at each step with (game indices, the seats on turn, observations, masks, the agents' actions);
 # it may return other legal actions to play instead (exploration), or None
@@ -36,12 +36,7 @@ class MatchResults:
     moves: np.ndarray  # (G, P) int64: decisions per seat
 
 
-def act_rows(agent: Agent, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """The agent's actions for a stack of rows: `act_batch` when it has one, else `act` row by row."""
-    batched = getattr(agent, "act_batch", None)
-    if batched is not None:
-        return np.asarray(batched(observations, masks), np.int64)
-    return np.fromiter((agent.act(o, m) for o, m in zip(observations, masks)), np.int64, len(masks))
+act_rows = act_batch  # the name training/ imports it by
 
 
 def seat_members(agents: list[Agent], table: np.ndarray) -> list[Agent]:
@@ -49,11 +44,10 @@ def seat_members(agents: list[Agent], table: np.ndarray) -> list[Agent]:
     mixture seat at the member it draws for that game."""
     out = list(agents)
     for k, agent in enumerate(agents):
-        members = getattr(agent, "member_policies", None)
-        if members is None:
+        if not is_mixture(agent):
             continue
         first = len(out)
-        out.extend(members())
+        out.extend(agent.member_policies())
         for g, s in zip(*np.nonzero(table == k)):  # row-major: game by game, seat by seat
             table[g, s] = first + agent.draw_member()
     return out
@@ -97,7 +91,7 @@ def play_match(
         for k, agent in enumerate(agents):
             rows = np.flatnonzero(who == k)
             if rows.size:
-                actions[rows] = act_rows(agent, batch.observation[rows], batch.action_mask[rows])
+                actions[rows] = act_batch(agent, batch.observation[rows], batch.action_mask[rows])
         rows = np.flatnonzero(live)
         if observer is not None:
             played = observer(deal[rows], seat[rows], batch.observation[rows], batch.action_mask[rows], actions[rows])

@@ -34,6 +34,7 @@ from . import game_module, list_games
 from .bots import make_agent
 from .core import Agent, GameEnv
 from .game_log import GameLog, LogError, check_moves, game_over, read_log, replay_env, results
+from .viewer import parse_views, write_page
 
 HUMAN = "human"
 HELP = "type a move's number or part of its name, ? to see the table again, q to quit"
@@ -372,8 +373,6 @@ def replay(args: argparse.Namespace, con: Console) -> int:
 
 def write_html(args: argparse.Namespace, con: Console) -> int:
     """The logged game, checked whole as for a replay, as one HTML page (corruption_envs.viewer)."""
-    from .viewer import parse_views, write_page
-
     header, actions, env = checked_log(args.replay)
     try:
         views = parse_views(args.html_views, len(env.possible_agents))

@@ -36,7 +36,6 @@ from .lookup import (
     default_players,
     make_env,
     player_counts,
-    reseed_agent,
     setup_problem,
 )
 from .ratings import openskill_ratings
@@ -47,6 +46,6 @@ from .seating import Job, agent_seed, deal_seed, lineups, make_jobs, rotations
 __all__ = [
     "GameRecord", "Job", "TournamentResult", "agent_labels", "agent_problem", "agent_seed", "build_agent",
     "deal_seed", "default_players", "lineups", "main", "make_env", "make_jobs", "openskill_ratings", "play",
-    "play_jobs", "player_counts", "render_markdown", "render_text", "reseed_agent", "rotations",
+    "play_jobs", "player_counts", "render_markdown", "render_text", "rotations",
     "run_tournament", "save_games", "setup_problem", "summarize", "write_outputs",
 ]

@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from corruption_envs.match import act_rows, play_match
+from corruption_envs.core.agents import act_batch, seed_agent
+from corruption_envs.evaluation import plays_on_batches
+from corruption_envs.match import play_match
 
-from .lookup import agent_labels, build_agent, make_env, reseed_agent
+from .lookup import agent_labels, build_agent, make_env
 from .seating import Job, agent_seed, deal_seed, match_seed
 
 
@@ -86,7 +88,7 @@ class _Worker:
             if key not in self.agents:
                 self.agents[key] = build_agent(self.specs[idx], env, seed=0)
             agent = self.agents[key]
-            reseed_agent(agent, agent_seed(job.seed, n, job.deal, job.table, seat))
+            seed_agent(agent, agent_seed(job.seed, n, job.deal, job.table, seat))
             seat_agents.append(agent)
         clock = [[0.0, 0] for _ in range(n)]
         ranks, scores, rewards, decisions = play(env, seat_agents, deal_seed(job.seed, n, job.deal), clock)
@@ -115,7 +117,7 @@ class _Timed:
 
     def act_batch(self, observations: Any, masks: Any) -> Any:
         start = time.process_time()
-        actions = act_rows(self.agent, observations, masks)
+        actions = act_batch(self.agent, observations, masks)
         self.seconds += time.process_time() - start
         self.moves += len(masks)
         return actions
@@ -147,8 +149,6 @@ def _batched_records(game: str, specs: Sequence[str], jobs: Sequence[Job]) -> li
 
 def batchable(game: str, specs: Sequence[str], counts: Sequence[int]) -> bool:
     """Whether every agent can play on the match loop (no search bot, no per-game mixture)."""
-    from corruption_envs.evaluation import plays_on_batches
-
     return all(plays_on_batches(build_agent(spec, make_env(game, n), seed=0))
                for spec in dict.fromkeys(specs) for n in counts)
 
@@ -225,7 +225,7 @@ def save_games(game: str, specs: Sequence[str], jobs: Sequence[Job], folder: Pat
         agents = []
         for seat, idx in enumerate(job.lineup):
             agent = build_agent(specs[idx], env, seed=0)
-            reseed_agent(agent, agent_seed(job.seed, n, job.deal, job.table, seat))
+            seed_agent(agent, agent_seed(job.seed, n, job.deal, job.table, seat))
             agents.append(agent)
         log = folder / f"{n}p-deal{job.deal}-table{job.table}.jsonl"
         record_game(env, agents, deal_seed(job.seed, n, job.deal), log, game,

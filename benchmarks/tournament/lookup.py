@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import numpy as np
-
 from corruption_envs.bots import make_agent
+from corruption_envs.core.agents import seed_agent
 from corruption_envs.registry import make_env as registry_env
 from corruption_envs.registry import rules_class
 
@@ -65,14 +64,7 @@ def setup_problem(game: str, asked_players: Sequence[str] | None, specs: Sequenc
     return None
 
 
-def reseed_agent(agent: Any, seed: int) -> None:
-    """Put a reused agent in a state fixed by `seed` (seed() or reset() if it has them, else its rng)."""
-    if callable(getattr(agent, "reset", None)):
-        agent.reset()
-    if callable(getattr(agent, "seed", None)):
-        agent.seed(seed)
-    elif isinstance(getattr(agent, "rng", None), np.random.Generator):
-        agent.rng = np.random.default_rng(seed)
+reseed_agent = seed_agent  # the name benchmarks.reliability imports it by
 
 
 def agent_labels(specs: Sequence[str]) -> list[str]:

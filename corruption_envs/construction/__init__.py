@@ -1,8 +1,7 @@
 """Construction & Corruption (Loach & Perrin, 2017), 3-7 players: seed 002 and the rulings."""
 from typing import Any
 
-from .env import env, parallel_env, raw_env
-from .rules import ConstructionRules
+from .env import ConstructionRules, env, parallel_env, raw_env
 
 __all__ = ["ConstructionRules", "HeuristicAgent", "env", "parallel_env", "raw_env"]
 

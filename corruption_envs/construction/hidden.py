@@ -20,13 +20,13 @@ from .state import GIFT, INCOME, PAYMENT, REVEAL, VOTE, State
 from .tables import CARD_COUNTS, GIFT_AMOUNTS
 
 if TYPE_CHECKING:
-    from .rules import ConstructionRules
+    from .rules import ConstructionPlay
 
 SEARCH_STEPS = 300  # amounts tried by the consistent-ledger search before it gives up
 SWEEP = 12  # then single gifts redrawn from the true amounts, at most this many
 
 
-def resample_hidden(rules: "ConstructionRules", s: State, me: int, rng: np.random.Generator) -> State:
+def resample_hidden(rules: "ConstructionPlay", s: State, me: int, rng: np.random.Generator) -> State:
     """A copy of `s` with all that seat `me` cannot see redrawn; future chance comes from `rng`."""
     t = s.copy()
     t.rng = rng

@@ -9,10 +9,10 @@ from .tables import (
 )
 
 if TYPE_CHECKING:
-    from .rules import ConstructionRules
+    from .rules import ConstructionPlay
 
 
-def check_invariants(rules: "ConstructionRules", s: State) -> None:
+def check_invariants(rules: "ConstructionPlay", s: State) -> None:
     n = s.n
     # 18 contracts, each in exactly one place: the stack or a player's zone
     assert len(s.stack) == len(set(s.stack)), f"a contract is twice in the stack {s.stack}"

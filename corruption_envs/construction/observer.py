@@ -20,7 +20,7 @@ from .tables import CARD_COUNTS, MAX_PLAYERS, NUM_CONTRACTS, NUM_TURNS
 from .visibility import cash_view
 
 if TYPE_CHECKING:
-    from .rules import ConstructionRules
+    from .rules import ConstructionPlay
 
 MONEY_SCALE = 500.0  # $5,000,000: cash above it reads as 1
 P = MAX_PLAYERS
@@ -55,7 +55,7 @@ def build_layout() -> Layout:
     return lay
 
 
-def observe(rules: "ConstructionRules", s: State, me: int) -> np.ndarray:
+def observe(rules: "ConstructionPlay", s: State, me: int) -> np.ndarray:
     # Hot path: scalar writes through a memoryview (several times cheaper than numpy item writes).
     lay = rules.observation_layout
     off = _offsets(lay)

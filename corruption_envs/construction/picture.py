@@ -17,7 +17,7 @@ from .tables import CARD_NAMES, NUM_CONTRACTS, NUM_TURNS, YEARS
 from .visibility import cash_view, sees_own
 
 if TYPE_CHECKING:
-    from .rules import ConstructionRules
+    from .rules import ConstructionPlay
 
 WIDTH = 1200
 COLS = 6
@@ -49,7 +49,7 @@ def _contract(cv: Canvas, x: float, y: float, w: float, s: State, c: int) -> Non
         cv.text(cx + 16, y + 67, "city", 12, CITY)
 
 
-def draw_table(rules: ConstructionRules, s: State, viewer: int | None = None) -> np.ndarray:
+def draw_table(rules: ConstructionPlay, s: State, viewer: int | None = None) -> np.ndarray:
     n = s.n
     cv = Canvas(WIDTH, 2000)
     year = YEARS[s.turn] if s.turn < NUM_TURNS else "end"

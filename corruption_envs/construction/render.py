@@ -8,10 +8,10 @@ from .tables import CARD_NAMES, NUM_TURNS, YEARS
 from .visibility import cash_view, sees_own
 
 if TYPE_CHECKING:
-    from .rules import ConstructionRules
+    from .rules import ConstructionPlay
 
 
-def render(rules: "ConstructionRules", s: State, player: int | None = None) -> str:
+def render(rules: "ConstructionPlay", s: State, player: int | None = None) -> str:
     n = s.n
     year = YEARS[s.turn] if s.turn < NUM_TURNS else "Fin"
     who = "everything" if player is None else f"as player_{player} sees it"

@@ -9,10 +9,6 @@ from ..core import EventLog, Option, Rules, int_range
 from . import codec, money
 from .cards import cut_and_paste, discard, draw
 from .codec import ACTIONS
-from .hidden import resample_hidden
-from .observer import build_layout, observe
-from .picture import draw_table
-from .render import render
 from .state import CARDS, MAYOR, OVER, PAY, PLACE, VOTE, State
 from .tables import (
     BIG_PAPA, BIG_PAPA_CITY_WORKERS, BIG_PAPA_FESTIVALS, BLACK, CARD_COUNTS, CARD_NAMES,
@@ -25,8 +21,11 @@ from .tables import (
 C = NUM_CONTRACTS
 
 
-class ConstructionRules(Rules):
-    """Seven turns of Construction, Corruption, Election, (Investigation), Extraction; then the final pay."""
+class ConstructionPlay(Rules):
+    """Seven turns of Construction, Corruption, Election, (Investigation), Extraction; then the final pay.
+
+    The play only: observations, resampling, text and pictures read the state it hands out;
+    `env.ConstructionRules` adds them."""
 
     name = "construction"
     version = 0
@@ -74,7 +73,6 @@ class ConstructionRules(Rules):
     def __init__(self, config: dict[str, Any]) -> None:
         super().__init__(config)
         n = self.num_players
-        self.observation_layout = build_layout()
         self.threshold = COMPLETION_WORKERS[config["completion"]]
         self.secret = config["secret_gifts"]
         self.max_gifts = config["max_gifts"]
@@ -601,16 +599,3 @@ class ConstructionRules(Rules):
 
     def final_keys(self, s: State) -> list[tuple]:
         return [(v,) for v in self.scores(s)]
-
-    # --- information ------------------------------------------------------------------------------
-    def observe(self, s: State, player: int) -> np.ndarray:
-        return observe(self, s, player)
-
-    def resample_hidden(self, s: State, player: int, rng: np.random.Generator) -> State:
-        return resample_hidden(self, s, player, rng)
-
-    def render(self, s: State, player: int | None = None) -> str:
-        return render(self, s, player)
-
-    def picture(self, s: State, player: int | None = None) -> np.ndarray:
-        return draw_table(self, s, player)

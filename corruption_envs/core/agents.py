@@ -1,33 +1,102 @@
-"""Bots that act from an observation vector and an action mask only."""
+"""Bots that act from an observation vector and an action mask only: the `Agent` protocol, the helpers
+through which every caller plays one, and the pieces the games' bots are built from."""
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
+
+from .aec import GameEnv
 
 
 class Agent(Protocol):
     """Anything that picks a legal action from what its seat sees.
 
-    `act_batch(observations (k, D) float32, action_masks (k, A) int8) -> (k,) int64` decides for k rows at
-    once (the seat on turn in k games of a batched engine). Contract: it returns exactly what
-    `[bot.act(o, m) for o, m in zip(observations, action_masks)]` returns on an identically seeded bot and
-    leaves the bot's generator in the same state, i.e. its random draws are made in row order. Bots that
-    only decide one game at a time (the searches) have no `act_batch`; `act_batch(bot, ...)` below plays
-    either kind.
+    A new bot must implement `act`. It may also have any of `OptionalAgentParts` (act_batch, bind, seed,
+    reset, rng, start_game, member_policies with draw_member); callers never look for those themselves
+    but go through the helpers below (`act_batch`, `bind_agent`, `seed_agent`, `use_rng`, `start_game`,
+    `starts_each_game`, `is_mixture`), which stand in for a part a bot lacks.
     """
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """A legal action (action_mask[a] == 1) for one observation (D,) float32 and mask (A,) int8."""
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray: ...
+
+class OptionalAgentParts(Agent, Protocol):
+    """What a bot may have besides `act`, each used only if present (see `Agent`)."""
+
+    rng: np.random.Generator  # its own chance; without seed(), seed_agent and use_rng replace it
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """(k,) int64 actions for k rows, exactly what `act` row by row returns on a bot seeded alike,
+        its random draws made in row order; bots that decide one game at a time (searches) lack it."""
+
+    def bind(self, env: GameEnv, seed: int | None = None) -> Any:
+        """Ready itself to play in `env` (a policy builds its prior bot there, a search plans in it)."""
+
+    def seed(self, seed: int | None) -> None:
+        """Put itself in the state fixed by `seed`, so that a reused bot plays as a fresh one seeded alike."""
+
+    def reset(self) -> None:
+        """Forget what it kept from earlier games (seed_agent calls it before seeding)."""
+
+    def start_game(self) -> None:
+        """Called before each game it plays (a mixture draws the member that plays the game)."""
+
+    def member_policies(self) -> list[Agent]:
+        """A mixture's members as agents that play as it does: a batched caller seats one per game."""
+
+    def draw_member(self) -> int:
+        """The index into member_policies() of the member that plays the next game, drawn by weight."""
 
 
-def act_batch(bot: object, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-    """`bot.act_batch(observations, action_masks)`, or its `act` row by row for a bot without one (a
-    search, a game's own bot): the same actions either way."""
-    if hasattr(bot, "act_batch"):
-        return bot.act_batch(observations, action_masks)
-    return np.array([bot.act(o, m) for o, m in zip(observations, action_masks)], np.int64)
+def act_batch(agent: Agent, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+    """(k,) int64: `agent.act_batch(observations, action_masks)`, or its `act` row by row for an agent
+    without one (a search, a bot of your own): the same actions either way."""
+    if hasattr(agent, "act_batch"):
+        return np.asarray(agent.act_batch(observations, action_masks), np.int64)
+    return np.fromiter((agent.act(o, m) for o, m in zip(observations, action_masks)), np.int64,
+                       len(action_masks))
+
+
+def bind_agent(agent: Agent, env: GameEnv, seed: int | None = None) -> None:
+    """Ready `agent` to play in `env` (`bind`; nothing for an agent without it)."""
+    if callable(getattr(agent, "bind", None)):
+        agent.bind(env, seed)
+
+
+def seed_agent(agent: Agent, seed: int | None) -> None:
+    """Put a reused agent in the state fixed by `seed`: `reset()` then `seed(seed)` where it has them,
+    else a new `rng` seeded by `seed` (an agent with neither draws no chance)."""
+    if callable(getattr(agent, "reset", None)):
+        agent.reset()
+    if callable(getattr(agent, "seed", None)):
+        agent.seed(seed)
+    elif isinstance(getattr(agent, "rng", None), np.random.Generator):
+        agent.rng = np.random.default_rng(seed)
+
+
+def use_rng(agent: Agent, rng: np.random.Generator) -> None:
+    """Make `agent` draw its chance from `rng` (shared, not copied); nothing for an agent without `rng`."""
+    if hasattr(agent, "rng"):
+        agent.rng = rng
+
+
+def starts_each_game(agent: Agent) -> bool:
+    """Whether `agent` must be told of each new game (`start_game`), so plays game by game."""
+    return callable(getattr(agent, "start_game", None))
+
+
+def start_game(agent: Agent) -> None:
+    """Tell `agent` a new game starts (`start_game`; nothing for an agent without it)."""
+    if starts_each_game(agent):
+        agent.start_game()
+
+
+def is_mixture(agent: Agent) -> bool:
+    """Whether `agent` is a mixture, whose members (`member_policies()`) a batched caller seats per game
+    by `draw_member()`."""
+    return callable(getattr(agent, "member_policies", None))
 
 
 def legal_counts(action_masks: np.ndarray, bot: str) -> np.ndarray:

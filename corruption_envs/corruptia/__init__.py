@@ -1,6 +1,5 @@
 """Corruptia (Muñoz & Casals, 2018), 3-5 players: propose bills, staff them, blackmail, vote."""
-from .env import env, parallel_env, raw_env
+from .env import CorruptiaRules, env, parallel_env, raw_env
 from .heuristic import HeuristicAgent
-from .rules import CorruptiaRules
 
 __all__ = ["CorruptiaRules", "HeuristicAgent", "env", "parallel_env", "raw_env"]

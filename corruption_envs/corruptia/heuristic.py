@@ -23,9 +23,10 @@ import numpy as np
 from ..core.agents import first_legal, first_row, legal_actions, legal_counts
 from ..core.jit import njit
 from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, PASS_ACTION, VOTE0, WORKER0
-from .observer import (
+from .observer import TOKENS_SCALE
+from .slots import (
     COL_MIN, COL_SPAN, CRONIES_SCALE, OFFICIALS_SCALE, ROW_MIN, ROW_SPAN, S_COL, S_CRONIES, S_DEPT, S_INTERVIEW,
-    S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, TOKENS_SCALE,
+    S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW,
 )
 from .state import BILL, CELL, DISCARD, NEGOTIATE, NO, SWAP_GIVE, SWAP_TAKE, VOTE, WORKER, YES
 from .tables import (

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .observer import CRONIES_SCALE, MAX_SLOTS, OFFICIALS_SCALE, SLOT_FEATURES, scaled_coords
+from .slots import CRONIES_SCALE, MAX_SLOTS, OFFICIALS_SCALE, SLOT_FEATURES, scaled_coords
 from .scoring import department_values
 from .state import (CELL, IN_BOX, IN_DECK, IN_DISCARD, NEGOTIATE, ON_TABLE, OVER, PROPOSED, SWAP_TAKE,
                     VOTE, WORKER)
@@ -20,13 +20,13 @@ from .tables import (
 
 if TYPE_CHECKING:
     from .geometry import Grid
-    from .rules import CorruptiaRules
+    from .rules import CorruptiaPlay
     from .state import CorruptiaState
 
 ALL_CARDS = list(range(NUM_CARDS))
 
 
-def check_invariants(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
+def check_invariants(rules: "CorruptiaPlay", s: "CorruptiaState") -> None:
     n = s.n
     in_proposal = s.phase in (CELL, WORKER, NEGOTIATE, VOTE)
     table = [s.cell_card[i] for i in s.placed]
@@ -97,7 +97,7 @@ def _board_tables(grid: "Grid") -> tuple[np.ndarray, np.ndarray]:
     return np.array([scaled_coords(*rc) for rc in grid.coords]), np.array(grid.neighbours, np.intp)
 
 
-def check_slots(rules: "CorruptiaRules", s: "CorruptiaState") -> None:
+def check_slots(rules: "CorruptiaPlay", s: "CorruptiaState") -> None:
     """The observed bill slots match the table: the bills in the order placed, then the proposed one.
 
     Every slot row is rebuilt from the table (a few array ops for all rows at once) and compared

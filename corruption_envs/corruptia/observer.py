@@ -19,7 +19,7 @@ Pieces (P = 5 seats, "me" first then opponents in seat order after me; every val
     proposal (16)           bill department (5), income (3), budget counts / 3 (3), jobs still open / 3 (3),
                             Cronies proposed / 3, workers chosen / 3
     department_values (5)   current value of each department / 200 (capped)
-    bills (28, 21)          one slot per bill on the table, in the order they were placed (the triangle
+    bills (28, 21)          (slots.py) one slot per bill on the table, in the order they were placed (the triangle
                             first), then the bill being proposed once it has a cell: present, proposed,
                             row and column on the 5-player grid scaled to [0, 1], department (5),
                             income (3), officials / 18, Cronies / 3, officials in its interview zone / 3,
@@ -37,17 +37,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core import Layout
-from .codec import BOARD, MAX_PLAYERS
-from .geometry import DIRECTIONS
-from .state import IN_DISCARD, NUM_PHASES, OVER, VOTE
-from .tables import (
-    DEPT, FINAL_HAND, INCOME, NEED, NUM_CARDS, NUM_DEPTS, NUM_OFFICIALS, NUM_ROUNDS, TRIANGLE_SIZE,
-    WORKERS_PER_BILL,
+from .codec import MAX_PLAYERS
+from .slots import (  # all but the first two only for vector.corruptia, which reads them here
+    MAX_SLOTS, SLOT_FEATURES, OPPOSITE, S_COL, S_CRONIES, S_DEPT, S_INCOME, S_INTERVIEW, S_NEIGHBOURS,  # noqa: F401
+    S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, scaled_coords,  # noqa: F401
 )
+from .state import IN_DISCARD, NUM_PHASES, OVER, VOTE
+from .tables import DEPT, FINAL_HAND, INCOME, NEED, NUM_CARDS, NUM_DEPTS, NUM_ROUNDS
 from .visibility import seen_taken
 
 if TYPE_CHECKING:
-    from .rules import CorruptiaRules
+    from .rules import CorruptiaPlay
     from .state import CorruptiaState
 
 P = MAX_PLAYERS
@@ -56,33 +56,8 @@ TOKENS_SCALE = 30.0
 VALUE_SCALE = 200.0
 PLAYER_FEATURES = 6
 
-# The bill slots (see the module docstring).
-MAX_SLOTS = TRIANGLE_SIZE + NUM_ROUNDS * MAX_PLAYERS  # 28
-S_PRESENT, S_PROPOSED, S_ROW, S_COL, S_DEPT, S_INCOME, S_OFFICIALS, S_CRONIES, S_INTERVIEW, \
-    S_NEIGHBOURS = 0, 1, 2, 3, 4, 9, 12, 13, 14, 15
-SLOT_FEATURES = S_NEIGHBOURS + len(DIRECTIONS)  # 21
-OFFICIALS_SCALE = float(NUM_OFFICIALS)  # all 18 officials could gather on one bill
-CRONIES_SCALE = float(WORKERS_PER_BILL)  # Cronies join a bill only with its three workers
-# Coordinates are scaled by the board (the 5-player grid, the same at every count).
-_ROWS = [r for r, _ in BOARD.coords]
-_COLS = [c for _, c in BOARD.coords]
-ROW_MIN, ROW_SPAN = min(_ROWS), max(_ROWS) - min(_ROWS)
-COL_MIN, COL_SPAN = min(_COLS), max(_COLS) - min(_COLS)
-OPPOSITE = [(d + len(DIRECTIONS) // 2) % len(DIRECTIONS) for d in range(len(DIRECTIONS))]
-
-
-def scaled_coords(row: int, col: int) -> tuple[float, float]:
-    return (row - ROW_MIN) / ROW_SPAN, (col - COL_MIN) / COL_SPAN
-
-
-def cell_at(row: float, col: float) -> tuple[int, int]:
-    """The (row, col) of a slot's scaled coordinates."""
-    return ROW_MIN + round(row * ROW_SPAN), COL_MIN + round(col * COL_SPAN)
-
-
 class Observer:
-    def __init__(self, rules: "CorruptiaRules") -> None:
-        self.rules = rules
+    def __init__(self, rules: "CorruptiaPlay") -> None:
         self.n = rules.num_players
         lay = self.layout = Layout()
         lay.add("phase", NUM_PHASES)
@@ -108,8 +83,6 @@ class Observer:
         lay.add("bills", (MAX_SLOTS, SLOT_FEATURES))
         self.s = {name: lay[name].start for name in lay}
         self.bills_slice = lay["bills"]
-        self.coords = [scaled_coords(r, c) for r, c in rules.grid.coords]
-        self.neighbours = rules.grid.neighbours
         self.known_slice = lay["known_hands"]
         self.by_dept_range = range(self.s["my_hand_by_dept"], self.s["my_hand_by_dept"] + NUM_DEPTS)
         # per observer, the seats 1..n-1 places after them, as a column for one broadcast compare
@@ -188,29 +161,3 @@ class Observer:
         obs[ones] = 1.0
         obs[at] = val
         return obs
-
-    # --- the bill slots, kept up to date by the rules as the table changes (rarely: observe() is hot)
-    def show_bill(self, s: "CorruptiaState", cell: int, card: int, proposed: bool) -> None:
-        """Write the bill at `cell` into the next free slot: a bill joining the table, or the one
-        being proposed there."""
-        cell_card, neighbours = s.cell_card, self.neighbours[cell]
-        row = s.slots[len(s.placed) - (not proposed)]
-        row[:] = 0.0
-        row[S_PRESENT] = 1.0
-        row[S_PROPOSED] = proposed
-        row[S_ROW], row[S_COL] = self.coords[cell]
-        row[S_DEPT + DEPT[card]] = 1.0
-        row[S_INCOME + INCOME[card] - 1] = 1.0
-        row[S_OFFICIALS] = s.officials[cell] / OFFICIALS_SCALE
-        row[S_CRONIES] = s.cronies[cell] / CRONIES_SCALE
-        for d, j in enumerate(neighbours):
-            if j >= 0 and cell_card[j] >= 0:
-                row[S_NEIGHBOURS + d] = 1.0
-                if not proposed:  # the neighbour now has a bill on this side
-                    s.slots[s.placed.index(j), S_NEIGHBOURS + OPPOSITE[d]] = 1.0
-
-    def update_bill(self, s: "CorruptiaState", cell: int, interviewed: int) -> None:
-        """The officials of the bill at `cell`, and how many of them are proposed as workers."""
-        row = s.slots[s.placed.index(cell)]
-        row[S_OFFICIALS] = s.officials[cell] / OFFICIALS_SCALE
-        row[S_INTERVIEW] = interviewed / WORKERS_PER_BILL

@@ -16,7 +16,7 @@ from .tables import BUDGET, CARDS_PER_DEPT, DEPARTMENTS, INCOME, REVOLUTION
 from .visibility import known_hand, sees_own
 
 if TYPE_CHECKING:
-    from .rules import CorruptiaRules
+    from .rules import CorruptiaPlay
     from .state import CorruptiaState
 
 WIDTH = 1200
@@ -43,7 +43,7 @@ def _bills(cv: Canvas, y: float, title: str, cards: list[int]) -> int:
     return int(y + max(1, -(-len(cards) // per_row)) * (BILL_H + 4) + 4)
 
 
-def _wall(cv: Canvas, rules: CorruptiaRules, s: CorruptiaState, top: int) -> int:
+def _wall(cv: Canvas, rules: CorruptiaPlay, s: CorruptiaState, top: int) -> int:
     """The brick wall scaled into a band of height WALL_H; returns the y below it."""
     coords = rules.grid.coords
     cells = list(s.placed) + ([s.cell] if s.phase != OVER and s.cell >= 0 else [])
@@ -72,7 +72,7 @@ def _wall(cv: Canvas, rules: CorruptiaRules, s: CorruptiaState, top: int) -> int
     return top + WALL_H + 8
 
 
-def draw_table(rules: CorruptiaRules, s: CorruptiaState, viewer: int | None = None) -> np.ndarray:
+def draw_table(rules: CorruptiaPlay, s: CorruptiaState, viewer: int | None = None) -> np.ndarray:
     n = s.n
     cv = Canvas(WIDTH, 2400)
     if s.phase == OVER:

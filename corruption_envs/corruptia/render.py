@@ -8,11 +8,11 @@ from .tables import DEPARTMENTS, REVOLUTION, card_label
 from .visibility import known_hand, sees_own
 
 if TYPE_CHECKING:
-    from .rules import CorruptiaRules
+    from .rules import CorruptiaPlay
     from .state import CorruptiaState
 
 
-def render_state(rules: "CorruptiaRules", s: "CorruptiaState", player: int | None = None) -> str:
+def render_state(rules: "CorruptiaPlay", s: "CorruptiaState", player: int | None = None) -> str:
     grid = rules.grid
     lines = []
     if s.phase == OVER:

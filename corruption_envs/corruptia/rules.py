@@ -17,11 +17,8 @@ from .codec import (
     ACTIONS, BLACKMAIL, BOARD, CELL0, CRONY_WORKER, KEEP_HAND, OFFER, PASS_ACTION, VOTE0, WORKER0,
 )
 from .geometry import radius
-from .hidden import resample_hidden
-from .observer import MAX_SLOTS, SLOT_FEATURES, Observer
-from .picture import draw_table
-from .render import render_state
 from .scoring import department_values, player_score
+from .slots import MAX_SLOTS, SLOT_FEATURES, show_bill, update_bill
 from .state import (
     ABSENT, APPROVED, APPROVED_BY_COIN, BILL, CELL, CRONY, DISCARD, IN_BOX, IN_DISCARD, ITEM_NAMES,
     NEGOTIATE, NO, ON_TABLE, OVER, PROPOSED, REJECTED, REJECTED_BY_COIN, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE,
@@ -40,7 +37,11 @@ def deficit(need: list[int] | tuple, a1: int, a2: int, a3: int) -> int:
     return max(0, need[1] - a1) + max(0, need[2] - a2) + max(0, need[3] - a3)
 
 
-class CorruptiaRules(Rules):
+class CorruptiaPlay(Rules):
+    """Corruptia's play: setup, the turn's decisions and their masks, the results, and the bill slots of
+    the observation, which the moves keep up to date in the state (`slots.py`). Observations, resampling,
+    text and pictures read the state it hands out; `env.CorruptiaRules` adds them."""
+
     name = "corruptia"
     version = 0
     min_players = 3
@@ -61,8 +62,6 @@ class CorruptiaRules(Rules):
         self.grid = BOARD  # one board and action layout for every count (codec.py)
         self.reach = radius(self.num_players)  # no bill of an n-player game lies further out
         self.neighbours = self.grid.neighbours
-        self.observer = Observer(self)
-        self.observation_layout = self.observer.layout
         # one mask and one move method per phase that decides (OVER has none): legal_mask() and apply()
         # dispatch on the phase
         self.phase_masks = {
@@ -149,7 +148,7 @@ class CorruptiaRules(Rules):
         s.cell_card[cell] = card
         s.loc[card] = ON_TABLE
         s.placed.append(cell)
-        self.observer.show_bill(s, cell, card, proposed=False)
+        show_bill(s, cell, card, proposed=False)
 
     @staticmethod
     def _cards(cards: list[int]) -> str:
@@ -333,7 +332,7 @@ class CorruptiaRules(Rules):
     def _choose_cell(self, s: CorruptiaState, p: int, action: int) -> None:
         """The proposer picks the bill's cell."""
         s.cell = action - CELL0
-        self.observer.show_bill(s, s.cell, s.bill, proposed=True)
+        show_bill(s, s.cell, s.bill, proposed=True)
         s.phase = WORKER
         if s.events is not None:
             r, c = self.grid.coords[s.cell]
@@ -405,7 +404,7 @@ class CorruptiaRules(Rules):
         else:
             j = nb[w]
             s.pending[j] = s.pending.get(j, 0) + 1
-            self.observer.update_bill(s, j, s.pending[j])
+            update_bill(s, j, s.pending[j])
             need[INCOME[s.cell_card[j]]] -= 1
             r, c = self.grid.coords[j]
             text = f"a ${INCOME[s.cell_card[j]]} Public Official from ({r}, {c})"
@@ -476,14 +475,14 @@ class CorruptiaRules(Rules):
             for j, k in s.pending.items():
                 s.officials[j] -= k
                 moved += k
-                self.observer.update_bill(s, j, 0)
+                update_bill(s, j, 0)
             s.officials[s.cell] += moved
             s.cronies[s.cell] += s.pending_cronies  # fixed there for the rest of the game
             self._place(s, s.cell, s.bill)
             s.values = department_values(s.cell_card, s.officials, s.cronies, s.placed, self.neighbours)
         else:
             for j in s.pending:
-                self.observer.update_bill(s, j, 0)
+                update_bill(s, j, 0)
             s.slots[len(s.placed)] = 0.0  # the proposed bill leaves the table
             s.discard.append(s.bill)
             s.loc[s.bill] = IN_DISCARD
@@ -552,16 +551,3 @@ class CorruptiaRules(Rules):
     def final_keys(self, s: CorruptiaState) -> list[tuple]:
         # most points, then most Citizen Support, then shared (rulings)
         return [(score, s.tokens[p]) for p, score in enumerate(self.scores(s))]
-
-    # --- information ------------------------------------------------------------------------------
-    def observe(self, s: CorruptiaState, player: int) -> np.ndarray:
-        return self.observer.observe(s, player)
-
-    def resample_hidden(self, s: CorruptiaState, player: int, rng: np.random.Generator) -> CorruptiaState:
-        return resample_hidden(s, player, rng)
-
-    def render(self, s: CorruptiaState, player: int | None = None) -> str:
-        return render_state(self, s, player)
-
-    def picture(self, s: CorruptiaState, player: int | None = None) -> np.ndarray:
-        return draw_table(self, s, player)

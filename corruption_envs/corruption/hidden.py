@@ -16,13 +16,13 @@ from .state import SWISS as ON_SWISS
 from .tables import IS_BRIBE, KIND_CARDS, REPORTER
 
 if TYPE_CHECKING:
-    from .rules import CorruptionRules
+    from .rules import CorruptionPlay
 
 IS_BRIBE_T = tuple(bool(b) for b in IS_BRIBE)
 REPORTER_CARDS = KIND_CARDS[REPORTER]
 
 
-def resample_hidden(rules: "CorruptionRules", s: CorruptionState, player: int,
+def resample_hidden(rules: "CorruptionPlay", s: CorruptionState, player: int,
                     rng: np.random.Generator) -> CorruptionState:
     """A copy of `s` with all that `player` cannot see redrawn; future chance comes from `rng`."""
     new = s.copy()
@@ -37,7 +37,7 @@ def resample_hidden(rules: "CorruptionRules", s: CorruptionState, player: int,
     return new
 
 
-def _redeal(rules: "CorruptionRules", s: CorruptionState, new: CorruptionState, q: int,
+def _redeal(rules: "CorruptionPlay", s: CorruptionState, new: CorruptionState, q: int,
             rng: np.random.Generator) -> None:
     """Seat q's never-public cards dealt again over their places in `new` (observations refreshed)."""
     loc, where, seq = s.loc[q].tolist(), s.where[q].tolist(), s.seq[q].tolist()

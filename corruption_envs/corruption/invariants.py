@@ -4,7 +4,7 @@ Written as one pass over plain lists: it runs after every step of thousands of g
 """
 from __future__ import annotations
 
-from .rules import CorruptionRules
+from .rules import CorruptionPlay
 from .state import (
     ASSIGNED,
     CONTRACT,
@@ -34,7 +34,7 @@ BRIBE_T = tuple(bool(b) for b in IS_BRIBE)
 VALUE_T = tuple(int(v) for v in CONTRACT_VALUE)
 
 
-def check_invariants(rules: CorruptionRules, s: CorruptionState) -> None:
+def check_invariants(rules: CorruptionPlay, s: CorruptionState) -> None:
     """Raise AssertionError naming the first broken invariant."""
     n = rules.num_players
     phase = s.phase

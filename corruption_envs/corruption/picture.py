@@ -17,7 +17,7 @@ from .tables import BODIES, CARD_KIND, CONTRACT_NAMES, CONTRACT_VALUE, BRIBE_VAL
 from .visibility import sees_card, sees_own
 
 if TYPE_CHECKING:
-    from .rules import CorruptionRules
+    from .rules import CorruptionPlay
 
 WIDTH = 1200
 CARD_W, CARD_H = 46, 58
@@ -50,7 +50,7 @@ def _card_row(cv: Canvas, x: float, y: float, width: float, cards: list[tuple[in
     return y + rows * (CARD_H + 4)
 
 
-def draw_table(rules: CorruptionRules, s: CorruptionState, viewer: int | None = None) -> np.ndarray:
+def draw_table(rules: CorruptionPlay, s: CorruptionState, viewer: int | None = None) -> np.ndarray:
     n = rules.num_players
     cv = Canvas(WIDTH, 2400)
     acting = -1 if s.phase == OVER else s.to_act

@@ -20,7 +20,7 @@ from .tables import BODIES, CARD_KIND, CONTRACT_NAMES, CONTRACT_VALUE, KIND_NAME
 from .visibility import known_cards, sees_own
 
 if TYPE_CHECKING:
-    from .rules import CorruptionRules
+    from .rules import CorruptionPlay
 
 PHASE_NAMES = ("Phase II (corruption)", "Phase III step 1 (Swiss bribes)", "Phase III step 2 (Hit Men)",
                "Phase III step 4 (Reporters)", "game over")
@@ -37,7 +37,7 @@ def _cards_text(s: CorruptionState, at: np.ndarray, viewer: int | None, suffix: 
     return texts
 
 
-def render_state(rules: CorruptionRules, s: CorruptionState, viewer: int | None = None) -> str:
+def render_state(rules: CorruptionPlay, s: CorruptionState, viewer: int | None = None) -> str:
     n = rules.num_players
     lines = [f"Round {min(s.round, 3) + 1}/4, {PHASE_NAMES[s.phase]}"
              + ("" if s.phase == OVER else f", player_{s.to_act} to act")

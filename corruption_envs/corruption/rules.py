@@ -13,10 +13,7 @@ import numpy as np
 
 from ..core import EventLog, Option, Rules
 from .codec import ACTIONS, ASSIGN, DECLINE, KILL, KILL_SLOTS, NUM_ACTIONS, PLAY, REMOVE, SWISS
-from .hidden import resample_hidden
 from .observer import Observer
-from .picture import draw_table
-from .render import render_state
 from .state import (
     ASSIGNED,
     AWARDED,
@@ -68,7 +65,11 @@ REPORTER_CARDS = KIND_CARDS[REPORTER]
 KIND_FIRST_CARD = tuple(cards[0] for cards in KIND_CARDS)
 
 
-class CorruptionRules(Rules):
+class CorruptionPlay(Rules):
+    """Corruption's play: the deal, the moves and their masks, the results, and the observations, which
+    the moves keep up to date in the state (`observer.py`). Resampling, text and pictures read the state
+    it hands out; `env.CorruptionRules` adds them."""
+
     name = "corruption"
     version = 0
     min_players = 3
@@ -509,12 +510,3 @@ class CorruptionRules(Rules):
     # --- information ---------------------------------------------------------------------------------
     def observe(self, s: CorruptionState, player: int) -> np.ndarray:
         return s.obs[player].copy()
-
-    def resample_hidden(self, s: CorruptionState, player: int, rng: np.random.Generator) -> CorruptionState:
-        return resample_hidden(self, s, player, rng)
-
-    def render(self, s: CorruptionState, player: int | None = None) -> str:
-        return render_state(self, s, player)
-
-    def picture(self, s: CorruptionState, player: int | None = None) -> np.ndarray:
-        return draw_table(self, s, player)

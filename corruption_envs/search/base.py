@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 
 from ..core import GameEnv, GameState, Rules
+from ..core.agents import use_rng
 from ..core.rewards import rank_points as points_of_rank, ranks
+from ..named_bots import named_bot
 
 ROLLOUTS = ("random", "heuristic")
 
@@ -33,17 +35,13 @@ class Playout:
         self.rng = rng
         self.bots: list[Any] | None = None
         if policy == "heuristic":
-            from .. import game_module
-
-            bot_class = game_module(self.rules.name).HeuristicAgent
-            self.bots = [bot_class(env, seed=0) for _ in range(self.rules.num_players)]
+            self.bots = [named_bot("heuristic", env, 0) for _ in range(self.rules.num_players)]
 
     def reseed(self, rng: np.random.Generator) -> None:
         """Draw all playout chance from `rng` (the heuristics' own generators too)."""
         self.rng = rng
         for bot in self.bots or ():
-            if hasattr(bot, "rng"):
-                bot.rng = rng
+            use_rng(bot, rng)
 
     def run(self, state: GameState) -> list[float]:
         rules, rng, bots = self.rules, self.rng, self.bots

@@ -121,13 +121,13 @@ def accept_anything(monkeypatch):
 
 
 def observe_float64(monkeypatch):
-    rules = importlib.import_module("corruption_envs.construction.rules").ConstructionRules
+    rules = importlib.import_module("corruption_envs.construction").ConstructionRules
     original = rules.observe
     monkeypatch.setattr(rules, "observe", lambda self, s, p: original(self, s, p).astype(np.float64))
 
 
 def empty_masks_late(monkeypatch):
-    rules = importlib.import_module("corruption_envs.construction.rules").ConstructionRules
+    rules = importlib.import_module("corruption_envs.construction").ConstructionRules
     original = rules.legal_mask
 
     def mask(self, s):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from corruption_envs.corruptia import CorruptiaRules
-from corruption_envs.corruptia.observer import S_DEPT, S_INCOME, S_PROPOSED
+from corruption_envs.corruptia.slots import S_DEPT, S_INCOME, S_PROPOSED
 from corruption_envs.corruptia.scoring import department_values
 from corruption_envs.corruptia.state import BILL, CELL, NEGOTIATE, VOTE, WORKER
 from corruption_envs.corruptia.tables import CARDS_PER_DEPT, DEPARTMENTS, DEPT, INCOME, NEED, NUM_DEPTS

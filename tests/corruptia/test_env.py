@@ -8,7 +8,7 @@ import corruption_envs
 from corruption_envs.core import IllegalActionError
 from corruption_envs.corruptia import CorruptiaRules, HeuristicAgent, env as corruptia_env
 from corruption_envs.corruptia.invariants import check_invariants
-from corruption_envs.corruptia.observer import (
+from corruption_envs.corruptia.slots import (
     S_COL, S_CRONIES, S_DEPT, S_INTERVIEW, S_NEIGHBOURS, S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, cell_at,
 )
 from corruption_envs.corruptia.state import ABSENT, OVER, SWAP_GIVE

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from corruption_envs.corruptia.invariants import check_invariants
-from corruption_envs.corruptia.observer import S_NEIGHBOURS, S_OFFICIALS, S_ROW
+from corruption_envs.corruptia.slots import S_NEIGHBOURS, S_OFFICIALS, S_ROW
 
 from .helpers import game
 
