@@ -25,11 +25,12 @@ from typing import Any
 import torch as th
 from sb3_contrib.common.maskable.distributions import MaskableDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
+from .sparse_input import NonZeros, SparseInputMlpExtractor
 
-class PriorMlpExtractor(MlpExtractor):
+
+class PriorMlpExtractor(SparseInputMlpExtractor):
     """The usual actor and critic MLPs over the game observation; the actor's latent carries the
     prior's one-hot (the last `num_actions` features) through unchanged."""
 
@@ -39,7 +40,9 @@ class PriorMlpExtractor(MlpExtractor):
         self.num_actions = num_actions
 
     def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
-        return self.forward_actor(features), self.forward_critic(features)
+        k = self.num_actions
+        rows = NonZeros.of(features[..., :-k])
+        return th.cat([self.policy_net(rows), features[..., -k:]], dim=-1), self.value_net(rows)
 
     def forward_actor(self, features: th.Tensor) -> th.Tensor:
         k = self.num_actions
