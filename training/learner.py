@@ -11,8 +11,8 @@ from . import config as cfg
 from .batched_env import BatchedSelfPlayVecEnv
 from .export import ACTIVATION_MODULES
 from .pool import OpponentPool
+from .learner_policy import LearnerPolicy
 from .prior import PriorPolicy
-from .sparse_input import SparseInputPolicy
 from .wrapper import SelfPlayEnv
 
 
@@ -23,7 +23,7 @@ def build_model(config: dict[str, Any], venv: VecEnv, out: Path) -> MaskablePPO:
     schedule = lambda remaining: lr * (frac + (1.0 - frac) * remaining)  # noqa: E731 (sb3 wants a callable)
     arch = list(ppo["net_arch"])
     policy_kwargs = {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": ACTIVATION_MODULES[ppo["activation"]]}
-    policy: type = SparseInputPolicy
+    policy: type = LearnerPolicy
     if cfg.bot_option(config, "prior"):
         policy, policy_kwargs["prior_weight"] = PriorPolicy, ppo["prior_weight"]
     return MaskablePPO(

@@ -24,9 +24,9 @@ from typing import Any
 
 import torch as th
 from sb3_contrib.common.maskable.distributions import MaskableDistribution
-from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
+from .learner_policy import LearnerPolicy
 from .sparse_input import NonZeros, SparseInputMlpExtractor
 
 
@@ -52,7 +52,7 @@ class PriorMlpExtractor(SparseInputMlpExtractor):
         return self.value_net(features[..., :-self.num_actions])
 
 
-class PriorPolicy(MaskableActorCriticPolicy):
+class PriorPolicy(LearnerPolicy):
     """logits = action_net(actor MLP(observation)) + prior_weight * one-hot(prior bot's move)."""
 
     def __init__(self, *args: Any, prior_weight: float = 3.0, **kwargs: Any) -> None:

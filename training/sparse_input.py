@@ -13,7 +13,6 @@ from typing import Any
 
 import torch as th
 import torch.nn.functional as F
-from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
@@ -68,10 +67,3 @@ class SparseInputMlpExtractor(MlpExtractor):
         rows = NonZeros.of(features)
         return self.policy_net(rows), self.value_net(rows)
 
-
-class SparseInputPolicy(MaskableActorCriticPolicy):
-    """MaskablePPO's MlpPolicy with `SparseInputMlpExtractor`: the same network, computed sparsely."""
-
-    def _build_mlp_extractor(self) -> None:
-        self.mlp_extractor = SparseInputMlpExtractor(self.features_dim, self.net_arch, self.activation_fn,
-                                                     self.device)
