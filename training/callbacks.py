@@ -1,6 +1,7 @@
 """What happens during learning: pool snapshots, periodic evaluation, metrics, checkpoints, progress."""
 from __future__ import annotations
 
+import copy
 import csv
 import time
 from pathlib import Path
@@ -11,6 +12,7 @@ from tqdm import tqdm
 
 from . import checkpoint
 from .evaluate import Result, against_baselines
+from .exploiter import train_best_response
 from .pool import OpponentPool
 
 METRIC_FIELDS = [
@@ -119,10 +121,6 @@ class SelfPlayCallback(BaseCallback):
 
     def add_exploiter(self, step: int) -> None:
         """Train a best response to the learner now and add it to the pool (its time is logged)."""
-        import copy
-
-        from .exploiter import train_best_response
-
         config = copy.deepcopy(self.config)
         config["run"].update(timesteps=self.config["pool"]["exploiter_steps"],
                              seed=self.config["run"]["seed"] + 1 + len(self.exploiters))

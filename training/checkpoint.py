@@ -45,7 +45,7 @@ def write_atomically(path: Path, write: Callable[[Path], Any]) -> None:
 
 def save(out: Path, model: Any, pool: Any) -> None:
     """Checkpoint the learner (`model`, an sb3 MaskablePPO) and the opponent pool into run folder `out`."""
-    import torch
+    import torch  # lazy: the pool, and the envs through it, import this module without torch
 
     folder = out / "checkpoints"
     folder.mkdir(parents=True, exist_ok=True)
@@ -73,7 +73,7 @@ class Checkpoint:
 
 def read(out: Path) -> Checkpoint:
     """The checkpoint of run folder `out`, parsed without unpickling (raises CheckpointError)."""
-    import torch
+    import torch  # lazy: the pool, and the envs through it, import this module without torch
 
     folder = out / "checkpoints"
     path = folder / MANIFEST
@@ -133,7 +133,7 @@ def is_number(v: Any) -> bool:
 def restore(model: Any, checkpoint: Checkpoint) -> None:
     """Load the checkpoint's tensors into a model built from the run's config (raises CheckpointError
     when they do not fit it)."""
-    import torch
+    import torch  # lazy: the pool, and the envs through it, import this module without torch
 
     policy, optimizer = model.policy, model.policy.optimizer
     state = checkpoint.tensors["policy"]

@@ -14,9 +14,11 @@ from typing import Any, Callable
 
 import yaml
 
+import corruption_envs
 from corruption_envs.bots import is_bot_name, make_agent
 from corruption_envs.core.config import ConfigError, Option
 from corruption_envs.registry import rules_class
+from corruption_envs.search import is_search_spec
 
 
 def Key(default: Any, check: Callable[[Any], bool], allowed: str) -> Option:  # noqa: N802 (the table's shorthand)
@@ -247,8 +249,6 @@ def nest(parts: list[str], value: Any) -> dict[str, Any]:
 
 def validate(config: dict[str, Any]) -> dict[str, Any]:
     """Check every value; also build the game's config once, so a bad game option fails now."""
-    import corruption_envs
-
     game = config.get("game")
     if game not in corruption_envs.GAMES:
         raise ConfigError(f"config game={game!r} is not allowed; choose one of {list(corruption_envs.GAMES)}")
@@ -313,8 +313,6 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
 
 def check_bots(config: dict[str, Any]) -> None:
     """Every bot the config names (opponents, baselines, the teacher) exists for its game."""
-    import corruption_envs
-
     named = [(f"{mix} key {k!r}", k) for mix in ("pool.mix", "psro.mix")
              for k in config[mix.split(".")[0]]["mix"] if k != "self"]
     named += [(f"eval.baselines entry {b!r}", b) for b in config["eval"]["baselines"]]
@@ -330,8 +328,6 @@ def check_bots(config: dict[str, Any]) -> None:
 def check_batched(config: dict[str, Any]) -> None:
     """run.vec_env=batched plays every opponent on a batch: no duplicate play (it replays each deal with
     the heuristic first) and no search bot (it plans on one AEC game)."""
-    from corruption_envs.search import is_search_spec
-
     if config["ppo"]["reward_baseline"] != "none":
         raise ConfigError(
             f"config run.vec_env=batched with ppo.reward_baseline={config['ppo']['reward_baseline']!r} is not "
@@ -459,8 +455,6 @@ def read_yaml(path: Path) -> dict[str, Any]:
 
 def with_game_defaults(config: dict[str, Any]) -> dict[str, Any]:
     """Player counts left unset take the game's default count (always within its range)."""
-    import corruption_envs
-
     if config.get("game") in corruption_envs.GAMES:
         n = rules_class(config["game"]).default_players
         if config["run"]["players"] is None:

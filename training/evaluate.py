@@ -1,6 +1,8 @@
 """Seeded evaluation of an agent against baseline bots, seats rotated, with 95% Wilson intervals."""
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 from typing import Any
 
@@ -53,11 +55,8 @@ def trained_env_config(policy: Any) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    one_blas_thread()
     """python -m training.evaluate --game corruption --policy policies/corruption/champion.npz"""
-    import argparse
-    import json
-
+    one_blas_thread()
     p = argparse.ArgumentParser(prog="python -m training.evaluate",
                                 description="Win rate of an agent against baseline bots, seats rotated.")
     p.add_argument("--game", required=True)

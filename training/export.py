@@ -4,9 +4,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from stable_baselines3.common.torch_layers import FlattenExtractor
 from torch import nn
 
+import corruption_envs
 from corruption_envs.policy import NumpyPolicy, plays_sampling
+
+from .prior import PriorPolicy
 
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
@@ -16,10 +20,6 @@ def export_actor(
 ) -> NumpyPolicy:
     """The actor of `model` (an sb3 MaskablePPO with an MLP policy over a flat Box observation; a
     `PriorPolicy` when `prior` names the bot it builds on)."""
-    from stable_baselines3.common.torch_layers import FlattenExtractor
-
-    from .prior import PriorPolicy
-
     policy = model.policy
     if not isinstance(policy.features_extractor, FlattenExtractor):
         raise TypeError("only the default FlattenExtractor (a flat Box observation) exports to numpy")
@@ -39,3 +39,19 @@ def export_actor(
 def _linear(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
     w = layer.weight.detach().cpu().numpy().T.astype(np.float32)
     return np.ascontiguousarray(w), layer.bias.detach().cpu().numpy().astype(np.float32)
+
+
+def policy_meta(config: dict[str, Any], steps: int, commit: str) -> dict[str, Any]:
+    """The meta of a policy file a run exports: its game and player counts, how it plays, its config."""
+    rules = corruption_envs.game_module(config["game"]).raw_env.rules_class
+    lo, hi = config["run"]["players"]
+    return {
+        "game": rules.name, "game_version": rules.version, "min_players": lo, "max_players": hi,
+        "timesteps": steps, "commit": commit, "play": config["eval"]["play"], "env_config": config["env"], "training_config": config,
+    }
+
+
+def play_at_temperature(policy: NumpyPolicy, config: dict[str, Any]) -> None:
+    """The exported policy samples at eval.temperature; the pool's snapshots and the evaluations during
+    training sample at 1, so the temperature does not change what is learnt."""
+    policy.meta["temperature"] = policy.temperature = config["eval"]["temperature"]

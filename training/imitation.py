@@ -28,6 +28,7 @@ from corruption_envs.bots import make_agent
 from corruption_envs.match import play_match
 
 from .config import bot_option
+from .evaluate import against_baselines
 
 
 class SparseRows:
@@ -147,6 +148,7 @@ def fit(
     `critic_only` trains the value loss only (an actor started from a policy file, or a `PriorPolicy`,
     which plays the teacher's moves already); a `prior` policy's observations get the teacher's move
     as the prior's one-hot."""
+    # torch only to fit: collecting games (search_clone's too) imports this module without it
     import torch
     import torch.nn.functional as F
 
@@ -191,8 +193,6 @@ def fit(
 def warm_start(model: Any, config: dict[str, Any], export: Callable[[], Any], out: Path) -> dict[str, Any]:
     """Collect the teacher's games, fit `model`'s policy to them, measure the copy (`export()`) against
     the baselines; writes and returns what was measured (`out/imitation.json`)."""
-    from .evaluate import against_baselines
-
     im, run = config["imitation"], config["run"]
     print(f"imitation: {im['games']} {im['teacher']} games, fitting the policy ...", flush=True)
     t0 = time.monotonic()

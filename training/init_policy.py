@@ -112,6 +112,7 @@ def ready_for_run(policy: NumpyPolicy, config: dict[str, Any]) -> tuple[NumpyPol
 def warm_start_actor(model: Any, config: dict[str, Any]) -> dict[str, Any]:
     """Copy `init.policy`'s actor, readied for the run's player counts, into `model` (an sb3
     MaskablePPO); returns what was done."""
+    # torch only to copy into a model: readying a policy file for a run needs none
     import torch
     from torch import nn
 

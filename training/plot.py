@@ -8,7 +8,7 @@ from pathlib import Path
 
 def plot_learning_curve(metrics: Path, png: Path, game: str, num_players: int) -> None:
     """The evaluations at `num_players` (the final one also measures the other trained counts)."""
-    import matplotlib
+    import matplotlib  # heavy, and needs its backend chosen before pyplot loads
 
     matplotlib.use("Agg")  # no display on training machines
     import matplotlib.pyplot as plt

@@ -24,12 +24,13 @@ from typing import Any
 
 import torch as th
 from sb3_contrib.common.maskable.distributions import MaskableDistribution
-from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
+from .learner_policy import LearnerPolicy
+from .sparse_input import NonZeros, SparseInputMlpExtractor
 
-class PriorMlpExtractor(MlpExtractor):
+
+class PriorMlpExtractor(SparseInputMlpExtractor):
     """The usual actor and critic MLPs over the game observation; the actor's latent carries the
     prior's one-hot (the last `num_actions` features) through unchanged."""
 
@@ -39,7 +40,9 @@ class PriorMlpExtractor(MlpExtractor):
         self.num_actions = num_actions
 
     def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
-        return self.forward_actor(features), self.forward_critic(features)
+        k = self.num_actions
+        rows = NonZeros.of(features[..., :-k])
+        return th.cat([self.policy_net(rows), features[..., -k:]], dim=-1), self.value_net(rows)
 
     def forward_actor(self, features: th.Tensor) -> th.Tensor:
         k = self.num_actions
@@ -49,7 +52,7 @@ class PriorMlpExtractor(MlpExtractor):
         return self.value_net(features[..., :-self.num_actions])
 
 
-class PriorPolicy(MaskableActorCriticPolicy):
+class PriorPolicy(LearnerPolicy):
     """logits = action_net(actor MLP(observation)) + prior_weight * one-hot(prior bot's move)."""
 
     def __init__(self, *args: Any, prior_weight: float = 3.0, **kwargs: Any) -> None:

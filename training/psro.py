@@ -24,10 +24,19 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
+import yaml
 
+import corruption_envs
 from corruption_envs.core.threads import one_blas_thread
+from corruption_envs.evaluation import evaluate
+from corruption_envs.policy import NumpyPolicy, mixture_of, read_policy_file
+
 from . import config as cfg
-from .selfplay import REPO, git_commit, policy_meta, print_results
+from .evaluate import final_evaluation, results_rows
+from .exploiter import train_best_response
+from .export import policy_meta
+from .run_folder import REPO, git_commit, print_results
 
 REPLICATOR_STEPS, REPLICATOR_RATE = 2000, 1.0
 
@@ -52,9 +61,6 @@ def rule_options(config: dict[str, Any]) -> dict[str, Any]:
 
 def uniform_policy(config: dict[str, Any], meta: dict[str, Any]) -> Any:
     """A policy whose logits are all zero: sampling, it plays uniformly over the legal moves."""
-    import corruption_envs
-    from corruption_envs.policy import NumpyPolicy
-
     env = corruption_envs.env(config["game"], num_players=config["eval"]["num_players"],
                               **rule_options(config)).unwrapped
     width = config["ppo"]["net_arch"]
@@ -66,8 +72,6 @@ def uniform_policy(config: dict[str, Any], meta: dict[str, Any]) -> Any:
 
 def win_share(member: Any, field_path: Path, config: dict[str, Any], seed: int) -> float:
     """`member` (sampling) against `eval.num_players - 1` sampling copies of the policy file `field_path`."""
-    from corruption_envs.evaluation import evaluate
-
     member.sample = True
     return evaluate(member, config["game"], str(field_path), config["psro"]["payoff_games"],
                     config["eval"]["num_players"], seed, rule_options(config), baseline_sample=True).rate
@@ -79,11 +83,6 @@ def entry_seed(seed: int, row: int, col: int) -> int:
 
 
 def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, Any]:
-    from corruption_envs.evaluation import evaluate
-    from corruption_envs.policy import mixture_of, read_policy_file
-
-    from .exploiter import train_best_response
-
     ps, seed = config["psro"], config["run"]["seed"]
     members_dir = out / "members"
     members_dir.mkdir(parents=True, exist_ok=True)
@@ -178,14 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    import torch
-
-    from .evaluate import final_evaluation, results_rows
-
     torch.set_num_threads(config["run"]["torch_threads"])
     out.mkdir(parents=True, exist_ok=True)
-    import yaml
-
     (out / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     result = run(config, out, resume=bool(args.resume))
     results = final_evaluation(result["policy"], config)

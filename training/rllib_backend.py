@@ -30,6 +30,7 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 from ray.tune.registry import register_env
 from torch import nn
+from torch.utils.tensorboard import SummaryWriter
 
 import corruption_envs
 from corruption_envs.bots import make_agent
@@ -38,8 +39,12 @@ from corruption_envs.policy import NumpyPolicy
 from corruption_envs.search import is_search_spec
 
 from . import config as cfg
-from .export import ACTIVATION_MODULES
+from .callbacks import METRIC_FIELDS
+from .evaluate import against_baselines, final_evaluation, results_rows
+from .export import ACTIVATION_MODULES, play_at_temperature, policy_meta
+from .plot import plot_learning_curve
 from .pool import SampledPolicy, kind_order
+from .run_folder import git_commit, print_results, write_samples
 
 ENV_NAME = "corruption_envs_selfplay"
 LEARNER = "learner"
@@ -206,8 +211,6 @@ def connect(address: str | None) -> None:
 
 def write_metrics(out: Path, writer: Any, steps: int, seconds: float, results: list[Any]) -> None:
     """Append evaluation rows to metrics.csv (the SB3 path's columns) and TensorBoard."""
-    from .callbacks import METRIC_FIELDS
-
     path = out / "metrics.csv"
     new = not path.exists()
     with open(path, "a", newline="") as f:
@@ -228,12 +231,6 @@ def learner_steps(result: dict[str, Any]) -> int:
 
 def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str, Any]:
     """Run self-play on RLlib; returns the final evaluation summary (as the SB3 path's `train`)."""
-    from torch.utils.tensorboard import SummaryWriter
-
-    from .evaluate import against_baselines, final_evaluation, results_rows
-    from .plot import plot_learning_curve
-    from .selfplay import git_commit, play_at_temperature, policy_meta, print_results, write_samples
-
     check(config)
     run, pool, ev = config["run"], config["pool"], config["eval"]
     torch.set_num_threads(run["torch_threads"])

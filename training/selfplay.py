@@ -9,31 +9,31 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import torch
 import yaml
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.utils import set_random_seed
+from stable_baselines3.common.vec_env import VecEnv
 
 from corruption_envs.core.threads import one_blas_thread
+
 from . import checkpoint as ckpt
 from . import config as cfg
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def git_commit() -> str:
-    """HEAD of the repo, with '-dirty' when tracked files differ from it."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
-                              check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
-                               capture_output=True, text=True).stdout.strip()
-        return head + ("-dirty" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+from .callbacks import SelfPlayCallback
+from .evaluate import final_evaluation, results_rows
+from .export import export_actor, play_at_temperature, policy_meta
+from .imitation import warm_start
+from .init_policy import warm_start_actor
+from .learner import build_model, make_venv
+from .plot import plot_learning_curve
+from .pool import OpponentPool
+from .run_folder import REPO, git_commit, print_results, write_samples
+from .selection import select_best
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -79,90 +79,10 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, ckpt.Checkp
     return config, out, None
 
 
-def policy_meta(config: dict[str, Any], steps: int, commit: str) -> dict[str, Any]:
-    import corruption_envs
-
-    rules = corruption_envs.game_module(config["game"]).raw_env.rules_class
-    lo, hi = config["run"]["players"]
-    return {
-        "game": rules.name, "game_version": rules.version, "min_players": lo, "max_players": hi,
-        "timesteps": steps, "commit": commit, "play": config["eval"]["play"], "env_config": config["env"], "training_config": config,
-    }
-
-
-def play_at_temperature(policy: Any, config: dict[str, Any]) -> None:
-    """The exported policy samples at eval.temperature; the pool's snapshots and the evaluations during
-    training sample at 1, so the temperature does not change what is learnt."""
-    policy.meta["temperature"] = policy.temperature = config["eval"]["temperature"]
-
-
-def build_model(config: dict[str, Any], venv: Any, out: Path) -> Any:
-    from sb3_contrib import MaskablePPO
-
-    from .export import ACTIVATION_MODULES
-
-    ppo = config["ppo"]
-    lr, frac = ppo["learning_rate"], ppo["lr_final_fraction"]
-    schedule = lambda remaining: lr * (frac + (1.0 - frac) * remaining)  # noqa: E731 (sb3 wants a callable)
-    arch = list(ppo["net_arch"])
-    policy_kwargs = {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": ACTIVATION_MODULES[ppo["activation"]]}
-    policy: Any = "MlpPolicy"
-    if cfg.bot_option(config, "prior"):
-        from .prior import PriorPolicy
-
-        policy, policy_kwargs["prior_weight"] = PriorPolicy, ppo["prior_weight"]
-    return MaskablePPO(
-        policy, venv,
-        learning_rate=schedule, n_steps=ppo["n_steps"], batch_size=ppo["batch_size"],
-        n_epochs=ppo["n_epochs"], gamma=ppo["gamma"], gae_lambda=ppo["gae_lambda"],
-        clip_range=ppo["clip_range"], ent_coef=ppo["ent_coef"], vf_coef=ppo["vf_coef"],
-        max_grad_norm=ppo["max_grad_norm"],
-        policy_kwargs=policy_kwargs,
-        tensorboard_log=str(out / "tensorboard"), seed=config["run"]["seed"], device="cpu", verbose=0,
-    )
-
-
-def make_venv(config: dict[str, Any], pool: Any) -> Any:
-    """run.vec_env 'batched': the n_envs games on one batched engine, opponents deciding in batches
-    (training/batched_env.py); 'dummy': all envs in this process share `pool`; 'subproc': one process
-    per env, each with a replica of the pool that the trainer keeps in sync (snapshots, PFSP scores)."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
-
-    from .pool import OpponentPool
-    from .wrapper import SelfPlayEnv
-
-    run, pool_cfg = config["run"], config["pool"]
-    players = tuple(run["players"])
-    subproc = run["vec_env"] == "subproc"
-    prior = cfg.bot_option(config, "prior")
-    if run["vec_env"] == "batched":
-        from .batched_env import BatchedSelfPlayVecEnv
-
-        return VecMonitor(BatchedSelfPlayVecEnv(config["game"], config["env"], players, pool, run["n_envs"],
-                                                seed=run["seed"] * 7919, prior=prior))
-
-    def maker(i: int):
-        def make() -> SelfPlayEnv:
-            own = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"]) if subproc else pool
-            return SelfPlayEnv(config["game"], config["env"], players, own, seed=run["seed"] * 7919 + i,
-                               prior=prior, reward_baseline=cfg.bot_option(config, "reward_baseline"))
-
-        return make
-
-    makers = [maker(i) for i in range(run["n_envs"])]
-    # fork: workers inherit the game registry and need no torch of their own
-    venv = SubprocVecEnv(makers, start_method="fork") if subproc else DummyVecEnv(makers)
-    return VecMonitor(venv)
-
-
-def start(config: dict[str, Any], out: Path, checkpoint: ckpt.Checkpoint | None) -> tuple[Any, Any, Any]:
+def start(config: dict[str, Any], out: Path,
+          checkpoint: ckpt.Checkpoint | None) -> tuple[MaskablePPO, VecEnv, OpponentPool]:
     """The model, its vec env and the opponent pool, from the config and the checkpoint if any;
     writes nothing, so a checkpoint that does not fit leaves the run folder as it was."""
-    import torch
-    from stable_baselines3.common.utils import set_random_seed
-
-    from .pool import OpponentPool
-
     torch.set_num_threads(config["run"]["torch_threads"])
     set_random_seed(config["run"]["seed"])
     pool_cfg = config["pool"]
@@ -173,8 +93,6 @@ def start(config: dict[str, Any], out: Path, checkpoint: ckpt.Checkpoint | None)
         if checkpoint is not None:
             restore(model, pool, checkpoint, config, out)
         elif config["init"]["policy"] is not None:
-            from .init_policy import warm_start_actor
-
             print(f"init: {warm_start_actor(model, config)}", flush=True)
     except BaseException:
         venv.close()
@@ -184,8 +102,6 @@ def start(config: dict[str, Any], out: Path, checkpoint: ckpt.Checkpoint | None)
 
 def restore(model: Any, pool: Any, checkpoint: ckpt.Checkpoint, config: dict[str, Any], out: Path) -> None:
     """The checkpoint's tensors into the model, its snapshots into the pool, each checked to fit."""
-    from .export import export_actor
-
     ckpt.restore(model, checkpoint)
     pool.load(out / "pool", checkpoint.pool)
     learner = export_actor(model, config["ppo"]["activation"], prior=cfg.bot_option(config, "prior"))
@@ -202,11 +118,6 @@ def restore(model: Any, pool: Any, checkpoint: ckpt.Checkpoint, config: dict[str
 def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, resume: bool = False,
           progress: bool = True) -> dict[str, Any]:
     """Run (or continue) training of `start`'s model; returns the final evaluation summary."""
-    from .callbacks import SelfPlayCallback
-    from .evaluate import final_evaluation, results_rows
-    from .export import export_actor
-    from .plot import plot_learning_curve
-
     run, pool_cfg = config["run"], config["pool"]
     out.mkdir(parents=True, exist_ok=True)
     commit = git_commit()
@@ -220,8 +131,6 @@ def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, r
     print(cfg.plan(config), flush=True)
     t0 = time.monotonic()
     if not resume and config["imitation"]["games"]:
-        from .imitation import warm_start
-
         warm_start(model, config, export, out)
     if not pool.snapshots:
         pool.add(export(), model.num_timesteps)
@@ -244,8 +153,6 @@ def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, r
     final, selection = export(), []
     ev = config["eval"]
     if ev["select_from"]:
-        from .selection import select_best
-
         earlier = [(s.step, s.policy) for s in pool.snapshots if s.step < model.num_timesteps]
         recent = earlier[-ev["select_from"]:]
         final, selection = select_best([(model.num_timesteps, final), *recent], config)
@@ -271,43 +178,6 @@ def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, r
     return summary
 
 
-SAMPLE_GAMES = 2  # logged games of the final policy in samples/, each with its replay page
-
-
-def write_samples(config: dict[str, Any], out: Path) -> None:
-    """samples/: the final policy in seat 0 against heuristic bots, as `play --log` files and their
-    HTML replay pages (python -m corruption_envs.play --replay samples/game-<seed>.jsonl)."""
-    import corruption_envs
-    from corruption_envs.bots import make_agent
-    from corruption_envs.recording import save_samples
-
-    n = config["eval"]["num_players"]
-    env = corruption_envs.env(config["game"], **config["env"], num_players=n, record_events=True)
-    seed = config["run"]["seed"]
-    specs = [str(out / "policy.npz")] + ["heuristic"] * (n - 1)
-    agents = [make_agent(spec, env, seed=seed + p) for p, spec in enumerate(specs)]
-    seats = ["policy.npz"] + specs[1:]
-    save_samples(env, agents, [seed * 1000 + k for k in range(SAMPLE_GAMES)], out / "samples",
-                 config["game"], seats)
-
-
-def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    picked = "" if summary["policy_timesteps"] == summary["timesteps"] else (
-        f", the snapshot at {summary['policy_timesteps']} steps picked by validation")
-    table = Table(title=f"{summary['game']}: final policy after {summary['timesteps']} steps{picked} "
-                        f"({summary['learner_steps_per_s']:.0f} learner steps/s)")
-    for col in ("vs", "players", "games", "win rate", "95% Wilson interval"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(*row)
-    console = Console()
-    console.print(table)
-    console.print(f"run folder: {out}  ({summary['stopped']})")
-
-
 def main(argv: list[str] | None = None) -> int:
     one_blas_thread()
     args = parse_args(argv)
@@ -316,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             raise cfg.ConfigError("--resume is not supported with --backend rllib; start a new run")
         config, out, checkpoint = resolve(args)
         if args.backend == "rllib":
-            from . import rllib_backend
+            from . import rllib_backend  # ray is optional: only --backend rllib loads it
 
             rllib_backend.check(config)
         else:

@@ -1,0 +1,95 @@
+"""The learner's policy (training.learner_policy) is SB3's MlpPolicy computed faster: the same
+parameters from the same seed, the same outputs and gradients, the same exported file."""
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from tests.training.test_policy_io import META, observations
+from training.export import export_actor
+from training.learner_policy import LearnerPolicy
+from training.pool import OpponentPool
+from training.sparse_input import SparseInputLinear
+from training.wrapper import SelfPlayEnv
+
+OBS, ACTIONS = 400, 60
+ARCH = {"net_arch": {"pi": [32, 16], "vf": [32, 16]}, "activation_fn": torch.nn.Tanh}
+
+
+def pair(seed=3):
+    space, actions = gym.spaces.Box(0.0, 1.0, (OBS,), np.float32), gym.spaces.Discrete(ACTIONS)
+    torch.manual_seed(seed)
+    plain = MaskableActorCriticPolicy(space, actions, lambda _: 1e-3, **ARCH)
+    torch.manual_seed(seed)
+    fast = LearnerPolicy(space, actions, lambda _: 1e-3, **ARCH)
+    return plain, fast
+
+
+def batch(rows=50, seed=0):
+    """Mostly-zero observations (one row all zero), masks with few legal actions, a legal action each."""
+    gen = torch.Generator().manual_seed(seed)
+    obs = (torch.rand(rows, OBS, generator=gen) < 0.04).float() * torch.rand(rows, OBS, generator=gen)
+    obs[7] = 0.0
+    masks = torch.rand(rows, ACTIONS, generator=gen) < 0.1
+    masks[:, 5] = True
+    actions = torch.tensor([int(np.random.default_rng(r).choice(np.flatnonzero(m))) for r, m in enumerate(masks.numpy())])
+    return obs, masks.numpy(), actions
+
+
+def test_it_starts_with_the_mlp_policys_parameters_and_first_layers_computed_sparsely():
+    plain, fast = pair()
+    assert list(plain.state_dict()) == list(fast.state_dict())
+    assert all(torch.equal(a, b) for a, b in zip(plain.state_dict().values(), fast.state_dict().values()))
+    assert isinstance(fast.mlp_extractor.policy_net[0], SparseInputLinear)
+    assert isinstance(fast.mlp_extractor.value_net[0], SparseInputLinear)
+
+
+def test_values_log_probs_entropies_and_gradients_match_the_mlp_policy():
+    plain, fast = pair()
+    obs, masks, actions = batch()
+    outputs = []
+    for policy in (plain, fast):
+        values, log_prob, entropy = policy.evaluate_actions(obs, actions, action_masks=masks)
+        (values.sum() + log_prob.sum() + entropy.sum()).backward()
+        outputs.append((values, log_prob, entropy, [p.grad for p in policy.parameters()]))
+    (*a, grads_a), (*b, grads_b) = outputs
+    for x, y in zip(a, b):
+        assert torch.allclose(x, y, atol=1e-5)
+    for x, y in zip(grads_a, grads_b):
+        assert torch.allclose(x, y, atol=1e-4)
+
+
+def test_illegal_actions_have_probability_zero_and_are_never_sampled():
+    _, fast = pair()
+    obs, masks, _ = batch(rows=200)
+    dist = fast.get_distribution(obs, action_masks=masks)
+    assert dist.distribution.probs[~torch.as_tensor(masks)].max() == 0.0
+    assert torch.allclose(dist.distribution.probs.sum(-1), torch.ones(200))
+    sampled = dist.sample().numpy()
+    assert masks[np.arange(200), sampled].all()
+
+
+def test_the_sparse_layer_equals_the_dense_one_on_an_all_zero_batch():
+    layer = torch.nn.Linear(OBS, 8)
+    sparse = SparseInputLinear.sharing(layer)
+    zeros = torch.zeros(4, OBS)
+    assert torch.equal(sparse(zeros), layer(zeros))
+    assert sparse.weight is layer.weight and sparse.bias is layer.bias
+
+
+@pytest.fixture(scope="module")
+def model():
+    env = SelfPlayEnv("toy", {}, (2, 3), OpponentPool({"random": 1.0}, 1, 2.0), seed=0)
+    m = MaskablePPO(LearnerPolicy, env, n_steps=64, batch_size=64, n_epochs=1, seed=1, device="cpu",
+                    policy_kwargs={"net_arch": [16, 8], "activation_fn": torch.nn.ReLU})
+    m.learn(256)  # move the weights away from their init
+    return m
+
+
+def test_its_exported_policy_plays_exactly_like_the_torch_policy(model):
+    policy = export_actor(model, "relu", META)
+    for obs, mask in observations():
+        torch_action, _ = model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
+        assert policy.act(obs, mask) == int(torch_action)

@@ -1,0 +1,28 @@
+"""The learner's network: MaskablePPO's MlpPolicy (separate actor and critic MLPs) with the same
+parameters and math, computed faster: first layers over the observation's non-zeros
+(`sparse_input`), masked logits normalised by one log_softmax (`legal_categorical`), fused Adam."""
+from __future__ import annotations
+
+from typing import Any
+
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from .legal_categorical import LegalCategoricalDistribution
+from .sparse_input import SparseInputMlpExtractor
+
+
+class LearnerPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's MlpPolicy, computed faster (see the module)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # SB3's Adam eps for PPO; fused: one kernel for the whole update instead of one per tensor
+        kwargs.setdefault("optimizer_kwargs", {"eps": 1e-5, "fused": True})
+        super().__init__(*args, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        self.mlp_extractor = SparseInputMlpExtractor(self.features_dim, self.net_arch, self.activation_fn,
+                                                     self.device)
+
+    def _build(self, lr_schedule: Any) -> None:
+        self.action_dist = LegalCategoricalDistribution(int(self.action_space.n))
+        super()._build(lr_schedule)
