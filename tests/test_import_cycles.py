@@ -12,7 +12,7 @@ import pytest
 
 grimp = pytest.importorskip("grimp", reason="the dev extra installs grimp")
 
-PACKAGES = ("corruption_envs",)
+PACKAGES = ("corruption_envs", "training")
 
 
 def import_cycles(package: str) -> list[list[str]]:
