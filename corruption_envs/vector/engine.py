@@ -201,6 +201,11 @@ class VectorEngine(ABC):
         env's reset draws one (with the same engine seed, row 0 of the first reset is
         `env.reset(seed=seed)`'s game)."""
         k = min(len(games), len(self._queued_seeds))
+        if k == 0:  # the usual case, on every step where games end: no deal queued
+            seeds = self._seeder.integers(2**63, size=len(games))
+            self.game_seeds[games] = seeds
+            self.deal_index[games] = -1
+            return seeds
         first = self._queued - len(self._queued_seeds)
         seeds = np.concatenate([self._queued_seeds[:k], self._seeder.integers(2**63, size=len(games) - k)])
         self._queued_seeds = self._queued_seeds[k:]
@@ -214,6 +219,9 @@ class VectorEngine(ABC):
         the engine has one count). Call before `_deal_seeds` for the same rows."""
         k = min(len(games), len(self._queued_counts))
         counts = self.player_counts
+        if k == 0 and len(counts) == 1:  # the usual case: one count, no deal queued
+            self._batch.num_players[games] = counts[0]
+            return np.full(len(games), counts[0], np.int64)
         rest = len(games) - k
         drawn = np.full(rest, counts[0], np.int64) if len(counts) == 1 else \
             np.asarray(counts, np.int64)[self._seeder.integers(len(counts), size=rest)]
