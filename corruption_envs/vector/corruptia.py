@@ -783,7 +783,7 @@ def _write_end(st, i, mode, keys, rewards, scores, ranks):  # pragma: no cover -
 # --- the batch kernels -------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def _step_kernel(st, actions, offers_on, mode, obs, mask, current, rewards, terminated, scores,
-                 ranks, ended_rows):  # pragma: no cover - compiled
+                 ranks, ended_players, ended_rows):  # pragma: no cover - compiled
     """One action in every game (none where WAIT); returns how many games ended, their rows in
     ended_rows[:that many] (Python deals their successors)."""
     keys = np.zeros(P, np.int64)
@@ -791,6 +791,7 @@ def _step_kernel(st, actions, offers_on, mode, obs, mask, current, rewards, term
     for i in range(actions.shape[0]):
         rewards[i, :] = 0.0
         terminated[i] = False
+        ended_players[i] = 0
         if actions[i] == WAIT:  # this game does not move; its row stays as it is
             continue
         _apply(st, i, actions[i], offers_on)
@@ -799,6 +800,7 @@ def _step_kernel(st, actions, offers_on, mode, obs, mask, current, rewards, term
         terminated[i] = st[0][i, I_PHASE] == OVER
         if terminated[i]:
             _write_end(st, i, mode, keys, rewards, scores, ranks)
+            ended_players[i] = st[0][i, I_N]
             ended_rows[ended] = i
             ended += 1
         else:
@@ -915,6 +917,7 @@ class CorruptiaEngine(CompiledEngine):
     """B games of Corruptia stepped by numba kernels; the AEC env's observations, masks and outcomes."""
 
     rules_class = CorruptiaRules
+    advance_writes_ended_players = True
 
     def _allocate(self) -> None:
         B = self.num_envs
@@ -960,7 +963,7 @@ class CorruptiaEngine(CompiledEngine):
         b = self._batch
         ended = _step_kernel(self._state, actions, self._offers_on, self.reward_code, b.observation,
                              b.action_mask, b.current_player, b.rewards, b.terminated, b.scores, b.ranks,
-                             self._ended)
+                             b.ended_players, self._ended)
         if ended:
             self._start(self._ended[:ended])
 

@@ -606,7 +606,7 @@ def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, curren
 
 @nb.njit(cache=True)
 def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, current_player, rewards,
-                terminated, scores, ranks, keys, written, shown, touched, contracts,
+                terminated, scores, ranks, ended_players, keys, written, shown, touched, contracts,
                 ended_rows):  # pragma: no cover - compiled
     """One action in every game; a game that ends gets its outcome (Python deals its successor).
     Returns how many games ended, their rows in ended_rows[:that many]."""
@@ -616,6 +616,7 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
         n = num_players[i]
         rewards[i, :] = 0
         terminated[i] = False
+        ended_players[i] = 0
         if actions[i] < 0:  # WAIT: this game does not move
             continue
         scores[i, :] = 0
@@ -623,6 +624,7 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
         _play(s, n, actions[i])
         if s[PHASE] == OVER:
             terminated[i] = True
+            ended_players[i] = n
             ended_rows[ended] = i
             ended += 1
             for q in range(n):
@@ -649,6 +651,7 @@ class CorruptionEngine(CompiledEngine):
     """B games of Corruption stepped together; observations and masks are the AEC env's, bit for bit."""
 
     rules_class = CorruptionRules
+    advance_writes_ended_players = True
 
     def _allocate(self) -> None:
         # one int16 row per game (the offsets above; seats padded to the game's 7), ~1 KB
@@ -681,8 +684,8 @@ class CorruptionEngine(CompiledEngine):
         b = self._batch
         ended = step_kernel(actions, b.num_players, self._state, self._may_decline, self.reward_code,
                             b.observation, b.action_mask, b.current_player, b.rewards, b.terminated,
-                            b.scores, b.ranks, self._keys, self._written, self._shown, self._touched,
-                            self._contracts, self._ended)
+                            b.scores, b.ranks, b.ended_players, self._keys, self._written, self._shown,
+                            self._touched, self._contracts, self._ended)
         if ended:
             self._start(self._ended[:ended])
 

@@ -47,6 +47,8 @@ class VectorEngine(ABC):
     """B games of one game at once. Subclasses set `rules_class` and implement `_start`, `_advance`."""
 
     rules_class: ClassVar[type[Rules]]
+    # whether `_advance` fills batch.ended_players itself (else step() does, from the counts before)
+    advance_writes_ended_players: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -137,6 +139,9 @@ class VectorEngine(ABC):
         if not self._started:
             raise NotResetError("this engine has no games yet: call reset(seed=...) first, then step()")
         actions = self.check_actions(actions)
+        if self.advance_writes_ended_players:
+            self._advance(actions)
+            return self.batch
         b = self._batch
         np.copyto(self._counts_before, b.num_players)
         self._advance(actions)
@@ -202,12 +207,12 @@ class VectorEngine(ABC):
         `env.reset(seed=seed)`'s game)."""
         k = min(len(games), len(self._queued_seeds))
         if k == 0:  # the usual case, on every step where games end: no deal queued
-            seeds = self._seeder.integers(2**63, size=len(games))
+            seeds = draw_game_seeds(self._seeder, len(games))
             self.game_seeds[games] = seeds
             self.deal_index[games] = -1
             return seeds
         first = self._queued - len(self._queued_seeds)
-        seeds = np.concatenate([self._queued_seeds[:k], self._seeder.integers(2**63, size=len(games) - k)])
+        seeds = np.concatenate([self._queued_seeds[:k], draw_game_seeds(self._seeder, len(games) - k)])
         self._queued_seeds = self._queued_seeds[k:]
         self.game_seeds[games] = seeds
         self.deal_index[games] = -1
@@ -243,6 +248,13 @@ class VectorEngine(ABC):
         """Apply one legal action per row (none where it is WAIT), fill rewards / terminated / scores /
         ranks (zero where the game goes on or waits), and start new games (`_start`) in the rows that
         ended."""
+
+
+def draw_game_seeds(rng: np.random.Generator, size: int) -> np.ndarray:
+    """`rng.integers(2**63, size=size)`, the same numbers without integers()'s ~10 µs of argument
+    handling (a step where games end pays it): numpy draws each as the top 63 bits of one 64-bit word,
+    as the range is a power of two (tests/vector/test_engine_contract.py holds the two equal)."""
+    return (rng.bit_generator.random_raw(size) >> np.uint64(1)).view(np.int64)
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
