@@ -8,8 +8,9 @@ and the differential test (tests/vector/test_corruption.py) plays both with the 
 
 The state of a game is one int16 row holding the fields of `CorruptionState` at fixed offsets (below);
 every step, the acting seat's observation is written once into its row of `batch.observation` (the
-~120 entries the row's last observation wrote cleared, then this one's ~120 written from the state, as
-`Observer.full` reads it), and its mask into `batch.action_mask`. `load(row, state)` copies an AEC state into a row.
+~120 entries the row's last observation wrote cleared, then this one's ~120 written from the state,
+as `Observer.full` reads it), and its mask into `batch.action_mask`. `load(row, state)` copies an AEC
+state into a row.
 """
 from __future__ import annotations
 
@@ -133,7 +134,7 @@ def _on(s, q, card, c):  # pragma: no cover - compiled
 # --- observation and mask -----------------------------------------------------------------------------
 # the most entries one observation writes (every write is listed, so the next one clears just these):
 # hand, round / phase / to_act / leader, per seat five figures and its characters gone, two per card
-# played this round, four per contract, the decision's two
+# played this round, a winner per contract, the decision's two
 MAX_WRITTEN = HAND_SIZE + 4 + MAX_PLAYERS * (5 + HAND_SIZE - NB) + 2 * MAX_PLAYS + C + 2
 # the contracts' places, outcomes and newness are the same for every seat, and change only as a phase
 # or round begins: a row keeps them, with their own list, while its game stays in the same round and

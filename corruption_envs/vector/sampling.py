@@ -99,12 +99,7 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator, out: np.ndarray | 
     masks = np.asarray(masks)
     if masks.ndim != 2:
         raise ValueError(f"random_legal takes masks of shape (B, A), got shape {masks.shape}")
-    if masks.dtype.itemsize != 1 or masks.dtype.kind not in "biu" or not masks.flags.c_contiguous:
-        masks = np.ascontiguousarray(masks != 0)
-    flat = masks.reshape(-1).view(np.uint8)
-    if flat.ctypes.data % 8:  # a view not on an 8-byte boundary: read a copy that is
-        flat = flat.copy()
-    words = flat[:flat.size // 8 * 8].view(np.uint64)
+    flat, words = _byte_views(masks)
     counts = np.empty(len(masks), np.int64)
     empty = _count_rows(flat, words, masks.shape[1], counts)
     if empty >= 0:  # before any draw: the generator and `out` stay as they were
@@ -112,3 +107,23 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator, out: np.ndarray | 
     out = np.empty(len(masks), np.int64) if out is None else out
     _pick(flat, words, masks.shape[1], rng.random(len(masks)), out, counts)
     return out
+
+
+_last: list = [None, None, None]  # the masks array random_legal read last, and its views
+
+
+def _byte_views(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`masks` as flat bytes and their aligned 8-byte words. An engine hands out the same mask array
+    every step: its views are made once (the views follow its contents)."""
+    if masks is _last[0]:
+        return _last[1], _last[2]
+    if masks.dtype.itemsize != 1 or masks.dtype.kind not in "biu" or not masks.flags.c_contiguous:
+        flat = np.ascontiguousarray(masks != 0).reshape(-1).view(np.uint8)  # a copy: not worth keeping
+        return flat, flat[:flat.size // 8 * 8].view(np.uint64)
+    flat = masks.reshape(-1).view(np.uint8)
+    if flat.ctypes.data % 8:  # a view not on an 8-byte boundary: read a copy that is
+        flat = flat.copy()
+        return flat, flat[:flat.size // 8 * 8].view(np.uint64)
+    words = flat[:flat.size // 8 * 8].view(np.uint64)
+    _last[:] = masks, flat, words
+    return flat, words
