@@ -596,21 +596,27 @@ def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, curren
     into the batch."""
     for j in range(rows.shape[0]):
         i = rows[j]
-        s = state[i]
-        n = num_players[i]
-        seed_generator(generator, seeds[j])
-        permutation_into(generator, perm)
-        new_game(s, n, perm, integers(generator, n))
+        _deal(state[i], num_players[i], seeds[j], generator, perm)
         contracts.key[i] = -1  # another game: its contracts are to be written
-        publish(i, s, n, may_decline, obs, mask, current_player, written, shown, touched, contracts)
+        publish(i, state[i], num_players[i], may_decline, obs, mask, current_player, written, shown, touched,
+                contracts)
+
+
+@nb.njit(cache=True)
+def _deal(s, n, seed, generator, perm):  # pragma: no cover - compiled
+    """The game `CorruptionRules.new_game(default_rng(seed))` deals, into the state row s."""
+    seed_generator(generator, seed)
+    permutation_into(generator, perm)
+    new_game(s, n, perm, integers(generator, n))
 
 
 @nb.njit(cache=True)
 def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, current_player, rewards,
                 terminated, scores, ranks, ended_players, keys, written, shown, touched, contracts,
-                ended_rows):  # pragma: no cover - compiled
-    """One action in every game; a game that ends gets its outcome (Python deals its successor).
-    Returns how many games ended, their rows in ended_rows[:that many]."""
+                ended_rows, deal, seeds, game_seeds, deal_index, generator, perm):  # pragma: no cover
+    """One action in every game; a game that ends gets its outcome and, with `deal`, its successor
+    (dealt from seeds[0], seeds[1], ... in row order), else Python deals it. Returns how many games
+    ended, their rows in ended_rows[:that many]."""
     ended = 0
     for i in range(actions.shape[0]):
         s = state[i]
@@ -632,6 +638,12 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
                 keys[q] = s[WON_VALUE + q]  # final key (total value) = score
                 scores[i, q] = keys[q]
             write_outcome(keys, keys, n, mode, rewards[i], ranks[i])
+            if deal:
+                game_seeds[i] = seeds[ended - 1]
+                deal_index[i] = -1
+                _deal(s, n, seeds[ended - 1], generator, perm)
+                contracts.key[i] = -1
+                publish(i, s, n, may_decline, obs, mask, current_player, written, shown, touched, contracts)
         else:
             terminated[i] = False
             publish(i, s, n, may_decline, obs, mask, current_player, written, shown, touched, contracts)
@@ -683,11 +695,16 @@ class CorruptionEngine(CompiledEngine):
 
     def _advance(self, actions: np.ndarray) -> None:
         b = self._batch
+        seeds = self._seeds_ahead()  # the kernel deals the games that end, unless Python must
         ended = step_kernel(actions, b.num_players, self._state, self._may_decline, self.reward_code,
                             b.observation, b.action_mask, b.current_player, b.rewards, b.terminated,
                             b.scores, b.ranks, b.ended_players, self._keys, self._written, self._shown,
-                            self._touched, self._contracts, self._ended)
-        if ended:
+                            self._touched, self._contracts, self._ended, seeds is not None,
+                            self._ended if seeds is None else seeds, self.game_seeds, self.deal_index,
+                            self._generator, self._perm)
+        if seeds is not None:
+            self._used_ahead(ended)
+        elif ended:
             self._start(self._ended[:ended])
 
     # --- positions from the AEC engine ----------------------------------------------------------------
