@@ -28,8 +28,8 @@ from corruption_envs.core.threads import one_blas_thread
 
 TARGET = ("corruption", 2.0)  # corruption env() should run >= 2x texas_holdem_v4 env()
 REFERENCE = "texas_holdem_v4 env()"
-BATCHES = (1, 64, 1024)  # batch sizes of the batched engines' rows (and pgx's)
-# the batched engine's best row should run this many times its game's env()
+BATCHES = (1, 64, 256, 1024)  # batch sizes of the batched engines' rows (and pgx's)
+# the batched engine's fastest row (whichever batch size) should run this many times its game's env()
 VECTOR_TARGETS = {"corruption": 50.0, "corruptia": 25.0, "construction": 25.0}
 
 
@@ -262,7 +262,8 @@ def render(results: Sequence[Entry]) -> str:
         if single and rows:
             top = max(rows, key=lambda e: e.rate)
             verdict = "meets" if top.rate >= factor * single else "MISSES"
-            lines.append(f"{top.name} runs {top.rate / single:.1f}x {game} env(): {verdict} the >= {factor:g}x target")
+            lines.append(f"{top.name} (its fastest batched row) runs {top.rate / single:.1f}x {game} env(): "
+                         f"{verdict} the >= {factor:g}x target")
     return "\n".join(lines)
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ..core.errors import NotResetError
 from ..corruptia import CorruptiaRules
 from ..corruptia.codec import (
     ACTIONS, BLACKMAIL, BOARD, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, OFFER, PASS_ACTION, VOTE0,
@@ -116,9 +117,10 @@ I_ALLOWED = I_SHOWN + 1  # actions the mask row allows (listed in allowed[i])
 I_LEAST = I_ALLOWED + 1  # NUM_BUDGETS entries: _least_deficits of this turn
 NUM_INTS = I_LEAST + NUM_BUDGETS
 MAX_LEGAL = NUM_CARDS + 1 + MAX_SLOTS * NUM_DIRS  # cards and keep, or candidate cells: the most at once
-# one-hot entries of an observation: seats, phase and clock; every card at most once in hand, discard
-# zone or a known hand, and once more as returned; blackmail cards, ballots, blackmail, offers
-MAX_ONES = 8 + 2 * NUM_CARDS + P * P + P + P + P * P
+# one-hot entries of an observation: seats, phase and clock; every card at most once in a known hand;
+# blackmail cards, ballots, blackmail, offers (the hand and the discard zone are written whole, and the
+# cards returned at setup once a game, in `_deal`)
+MAX_ONES = 8 + NUM_CARDS + P * P + P + P + P * P
 # seat[i, ..., q]: per-seat vectors
 SE_TOKENS, SE_RESERVE, SE_HAND, SE_VOTE, SE_LAST_VOTE, SE_BLACKMAILER, SE_DEMAND, SE_QUEUE = range(8)
 NUM_SEAT = 8
@@ -676,9 +678,10 @@ def _one(obs, listed, count, index):  # pragma: no cover - compiled
 @nb.njit(cache=True)
 def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
     """Observer.observe(state, me) into the batch row obs, touching little of it: the ones the row's
-    last observation set are cleared and this one's set (listed in st[12]); the few pieces of other
-    values (players, hand counts, proposal, department values) are written whole; the bill slots
-    live in the row already (st[8] is their view of the batch's observations)."""
+    last observation set are cleared and this one's set (listed in st[12]); the hand, the discard
+    zone and the few pieces of other values (players, hand counts, proposal, department values) are
+    written whole; the bill slots and the cards returned at setup live in the row already (st[8] and
+    st[14] are their views of the batch's observations)."""
     ints, seat, held, offer, cards = st[0], st[1], st[2], st[3], st[4]
     listed = st[12][i]
     for k in range(ints[i, I_SHOWN]):
@@ -716,20 +719,17 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
         obs[base + 5] = 1.0 if voting and seat[i, SE_VOTE, q] >= 0 else 0.0
         v = seat[i, SE_LAST_VOTE, q]
         count = _one(obs, listed, count, O_LAST_VOTES + k * 4 + (3 if v < 0 else v))
-    loc, known, returned = cards[i, C_LOC], cards[i, C_KNOWN], cards[i, C_RETURNED]
+    loc, known = cards[i, C_LOC], cards[i, C_KNOWN]
+    for c in range(NUM_CARDS):  # the hand and the discard zone whole: no branch, in vector registers
+        obs[O_HAND + c] = loc[c] == me
+        obs[O_DISCARD + c] = loc[c] == IN_DISCARD
     obs[O_BY_DEPT:O_BY_DEPT + NUM_DEPTS] = 0.0
     for c in range(NUM_CARDS):
-        where = loc[c]
-        if where == me:
-            count = _one(obs, listed, count, O_HAND + c)
+        if loc[c] == me:
             obs[O_BY_DEPT + DEPT_A[c]] += 1.0  # a count, divided below
-        elif where == IN_DISCARD:
-            count = _one(obs, listed, count, O_DISCARD + c)
         seen = known[c]
         if seen >= 0 and seen != me:  # row k - 1: the cards seen taken by the seat k places after me
             count = _one(obs, listed, count, O_KNOWN + (rel[seen] - 1) * NUM_CARDS + c)
-        if returned[c]:
-            count = _one(obs, listed, count, O_RETURNED + c)
     for d in range(NUM_DEPTS):
         obs[O_BY_DEPT + d] = obs[O_BY_DEPT + d] / MAX_HAND
         obs[O_VALUES + d] = min(ints[i, I_VALUES + d] / VALUE_SCALE, 1.0)
@@ -783,11 +783,15 @@ def _write_end(st, i, mode, keys, rewards, scores, ranks):  # pragma: no cover -
 # --- the batch kernels -------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def _step_kernel(st, actions, offers_on, mode, obs, mask, current, rewards, terminated, scores,
-                 ranks):  # pragma: no cover - compiled
+                 ranks, ended_players, ended_rows):  # pragma: no cover - compiled
+    """One action in every game (none where WAIT); returns how many games ended, their rows in
+    ended_rows[:that many] (Python deals their successors)."""
     keys = np.zeros(P, np.int64)
+    ended = 0
     for i in range(actions.shape[0]):
         rewards[i, :] = 0.0
         terminated[i] = False
+        ended_players[i] = 0
         if actions[i] == WAIT:  # this game does not move; its row stays as it is
             continue
         _apply(st, i, actions[i], offers_on)
@@ -796,8 +800,12 @@ def _step_kernel(st, actions, offers_on, mode, obs, mask, current, rewards, term
         terminated[i] = st[0][i, I_PHASE] == OVER
         if terminated[i]:
             _write_end(st, i, mode, keys, rewards, scores, ranks)
+            ended_players[i] = st[0][i, I_N]
+            ended_rows[ended] = i
+            ended += 1
         else:
             _write_decision(st, i, offers_on, obs, mask, current)
+    return ended
 
 
 @nb.njit(cache=True)
@@ -850,6 +858,8 @@ def _deal(st, i, n, seed):  # pragma: no cover - compiled
         pile[size:size + replaced] = passed[:replaced]
         size += replaced
         _shuffle(r, pile, size)
+    for c in range(NUM_CARDS):  # the observation's returned_at_setup piece, for the whole game
+        st[14][i, c] = cards[i, C_RETURNED, c]
     ints[i, I_DECK] = size
     for t in range(TRIANGLE_SIZE):  # setup 3: six officials on each starting bill
         _place(st, i, TRIANGLE_CELLS[t], triangle[t], OFFICIALS_PER_START_BILL, 0)
@@ -907,10 +917,12 @@ class CorruptiaEngine(CompiledEngine):
     """B games of Corruptia stepped by numba kernels; the AEC env's observations, masks and outcomes."""
 
     rules_class = CorruptiaRules
+    advance_writes_ended_players = True
 
     def _allocate(self) -> None:
         B = self.num_envs
         self._offers_on = bool(self.config["vote_offers"])
+        self._ended = np.zeros(B, np.int64)  # scratch: the rows whose game ended this step
         cell_slot = np.full((B, NUM_CELLS), -1, np.int8)
         # the slots are public and the same for every seat: the rows' bill pieces are their only copy
         bills = self._batch.observation[:, O_BILLS:].reshape(B, MAX_SLOTS, SLOT_FEATURES)
@@ -935,6 +947,7 @@ class CorruptiaEngine(CompiledEngine):
             np.zeros((B, MAX_LEGAL), np.int16),  # 11 the actions the mask row allows
             np.zeros((B, MAX_ONES), np.int16),  # 12 the one-hot entries the observation row shows
             np.zeros(1, np.int8),  # 13 the mask argument of a question that marks nothing
+            self._batch.observation[:, O_RETURNED:O_RETURNED + NUM_CARDS],  # 14 fixed for a game
         )
 
     def _start(self, games: np.ndarray) -> None:
@@ -948,24 +961,24 @@ class CorruptiaEngine(CompiledEngine):
 
     def _advance(self, actions: np.ndarray) -> None:
         b = self._batch
-        _step_kernel(self._state, actions, self._offers_on, self.reward_code, b.observation, b.action_mask,
-                     b.current_player, b.rewards, b.terminated, b.scores, b.ranks)
-        ended = np.flatnonzero(b.terminated)
-        if ended.size:
-            self._start(ended)
+        ended = _step_kernel(self._state, actions, self._offers_on, self.reward_code, b.observation,
+                             b.action_mask, b.current_player, b.rewards, b.terminated, b.scores, b.ranks,
+                             b.ended_players, self._ended)
+        if ended:
+            self._start(self._ended[:ended])
 
     def load(self, row: int, state: CorruptiaState) -> None:
         """Copy an AEC game state (with its Generator's state) into `row`, which then continues that game
         and shows its current decision; the row's outcome figures are cleared."""
         if not self._started:
-            self.reset()
+            raise NotResetError("load() replaces one game of a running batch: call reset(seed=...) first")
         s = state
         if s.phase == OVER:
             raise ValueError("load() takes a game in play: this state is over (nothing left to decide)")
         if s.n not in self.rules:
             raise ValueError(f"a {s.n}-player state: this engine plays {list(self.player_counts)}; make it "
                              "with num_players=[...] listing every count it will load")
-        ints, seat, held, offer, cards, deck, table, cell_slot, slots, cand, rng, _, _, _ = self._state
+        ints, seat, held, offer, cards, deck, table, cell_slot, slots, cand, rng, _, _, _, _ = self._state
         i = int(row)
         for k in range(ints[i, I_PLACED]):
             cell_slot[i, table[i, T_CELL, k]] = -1
@@ -1003,6 +1016,7 @@ class CorruptiaEngine(CompiledEngine):
         cards[i, C_LOC] = s.loc
         cards[i, C_KNOWN] = s.known_at
         cards[i, C_RETURNED] = s.returned_vec != 0
+        self._state[14][i] = cards[i, C_RETURNED]
         deck[i] = 0
         deck[i, :len(s.deck)] = s.deck
         for k, c in enumerate(s.placed):

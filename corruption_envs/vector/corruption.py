@@ -8,10 +8,13 @@ and the differential test (tests/vector/test_corruption.py) plays both with the 
 
 The state of a game is one int16 row holding the fields of `CorruptionState` at fixed offsets (below);
 every step, the acting seat's observation is written once into its row of `batch.observation` (the
-row zeroed, then its ~120 nonzero entries written from the state, as `Observer.full` reads it), and
-its mask into `batch.action_mask`. `load(row, state)` copies an AEC state into a row.
+~120 entries the row's last observation wrote cleared, then this one's ~120 written from the state,
+as `Observer.full` reads it), and its mask into `batch.action_mask`. `load(row, state)` copies an AEC
+state into a row.
 """
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numba as nb
 import numpy as np
@@ -129,32 +132,68 @@ def _on(s, q, card, c):  # pragma: no cover - compiled
 
 
 # --- observation and mask -----------------------------------------------------------------------------
-@nb.njit(cache=True)
-def write_observation(row, s, p, n, touched):  # pragma: no cover - compiled
-    """Seat p's observation into `row` (zeroed first), read from the state as `Observer.full` reads it.
+# the most entries one observation writes (every write is listed, so the next one clears just these):
+# hand, round / phase / to_act / leader, per seat five figures and its characters gone, two per card
+# played this round, a winner per contract, the decision's two
+MAX_WRITTEN = HAND_SIZE + 4 + MAX_PLAYERS * (5 + HAND_SIZE - NB) + 2 * MAX_PLAYS + C + 2
+# the contracts' places, outcomes and newness are the same for every seat, and change only as a phase
+# or round begins: a row keeps them, with their own list, while its game stays in the same round and
+# phase (key round * PHASES + phase; -1 once the row holds another game)
+PHASES = OVER + 1
+CONTRACT_WRITTEN = 3 * C
+# per row: the key of the contracts it shows, and the entries they wrote (their count in shown[row])
+ContractRows = namedtuple("ContractRows", ["key", "written", "shown"])
 
-    Conditional entries are written as their condition (0 or 1) times their value where that saves a
-    branch: a 0 written into the zeroed row changes nothing."""
-    row[:] = 0
+
+@nb.njit(cache=True, inline="always")
+def _put(row, written, count, j, value):  # pragma: no cover - compiled
+    """row[j] = value, listed for the next observation to clear unless it is 0 (then row[j] was 0
+    already: an entry no observation listed is 0). No branch: a branch in an inlined helper keeps
+    numba's reference counts of the arrays, which cost more than the writes."""
+    row[j] = value
+    written[count] = j
+    return count + (value != 0)
+
+
+@nb.njit(cache=True, inline="always")
+def _add(row, written, count, j, value):  # pragma: no cover - compiled
+    """row[j] += value (a count or a weight), listed when the entry turns nonzero."""
+    fresh = (row[j] == 0) & (value != 0)
+    row[j] += value
+    written[count] = j
+    return count + fresh
+
+
+@nb.njit(cache=True)
+def write_observation(row, s, p, n, written, shown, i, touched, contracts):  # pragma: no cover - compiled
+    """Seat p's observation into `row`, read from the state as `Observer.full` reads it.
+
+    The row is not zeroed whole (13.6 KB, 96% zeros): the entries its last observation wrote
+    (`written[:shown[i]]`) are cleared and this one's ~120 written and listed. The contract_value
+    piece is the same in every observation: `CorruptionEngine` writes it once; the contracts' other
+    seat-free pieces are rewritten only when their round and phase changed (`_write_contracts`)."""
+    for t in range(shown[i]):
+        row[written[t]] = 0
     rnd, phase = s[ROUND], s[PHASE]
+    count = 0
     for k in range(HAND_SIZE):
-        row[O_HAND + k] = s[LOC + p * HAND_SIZE + k] == HAND
+        count = _put(row, written, count, O_HAND + k, s[LOC + p * HAND_SIZE + k] == HAND)
     if phase != OVER:
-        row[O_ROUND + rnd] = 1.0
-        row[O_PHASE + phase] = 1.0
-        row[O_TO_ACT + _rel(s[TO_ACT], p, n)] = 1.0
-    row[O_LEADER + _rel(s[LEADER], p, n)] = 1.0
+        count = _put(row, written, count, O_ROUND + rnd, 1.0)
+        count = _put(row, written, count, O_PHASE + phase, 1.0)
+        count = _put(row, written, count, O_TO_ACT + _rel(s[TO_ACT], p, n), 1.0)
+    count = _put(row, written, count, O_LEADER + _rel(s[LEADER], p, n), 1.0)
     for q in range(n):
         r = _rel(q, p, n)
-        row[O_SEATS + q] = 1.0
-        row[O_PLACED + r] = s[PLACED + q] / CARDS_PER_ROUND
-        row[O_ON + r] = s[ON_CONTRACTS + q] / CARDS_PER_ROUND
-        row[O_SCORE + r] = s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE)
-        row[O_WON + r] = s[WON_COUNT + q] * (1 / C)
+        count = _put(row, written, count, O_SEATS + q, 1.0)
+        count = _put(row, written, count, O_PLACED + r, s[PLACED + q] / CARDS_PER_ROUND)
+        count = _put(row, written, count, O_ON + r, s[ON_CONTRACTS + q] / CARDS_PER_ROUND)
+        count = _put(row, written, count, O_SCORE + r, s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE))
+        count = _put(row, written, count, O_WON + r, s[WON_COUNT + q] * (1 / C))
         for k in range(NB, HAND_SIZE):  # characters out of hand that everyone has seen
             x = q * HAND_SIZE + k
-            out = s[LOC + x] != HAND and s[PUBLIC + x] != 0
-            row[O_GONE + r * 3 + GONE_COLUMN[k]] += WEIGHT[k] * out
+            out = (s[LOC + x] != HAND) & (s[PUBLIC + x] != 0)
+            count = _add(row, written, count, O_GONE + r * 3 + GONE_COLUMN[k], WEIGHT[k] * out)
     # the cards on the table are among this round's plays
     touched_count = 0  # face-down counters hold counts until the end, then k / 6 as the rules write it
     for t in range(s[TURN]):
@@ -165,36 +204,52 @@ def write_observation(row, s, p, n, touched):  # pragma: no cover - compiled
         r = _rel(q, p, n)
         known = s[PUBLIC + x] != 0 or q == p
         if place == CONTRACT:
-            row[O_CARDS + (w * P7 + r) * K + KIND[k]] += WEIGHT[k] * known
+            count = _add(row, written, count, O_CARDS + (w * P7 + r) * K + KIND[k], WEIGHT[k] * known)
             if s[PUBLIC + x] == 0:
                 j = O_FACEDOWN + w * P7 + r
                 touched[touched_count] = j
                 touched_count += row[j] == 0
-                row[j] += 1.0
+                count = _add(row, written, count, j, 1.0)
         elif place == ON_SWISS:
-            row[O_SWISS + (w * P7 + r) * NB + k] = known
+            count = _put(row, written, count, O_SWISS + (w * P7 + r) * NB + k, known)
             if s[PUBLIC + x] == 0:
                 j = O_SWISS_FD + w * P7 + r
                 touched[touched_count] = j
                 touched_count += row[j] == 0
-                row[j] += 1.0
+                count = _add(row, written, count, j, 1.0)
         elif place == ASSIGNED:
-            row[O_ASSIGNED + (w * P7 + r) * NB + k] = 1.0
+            count = _put(row, written, count, O_ASSIGNED + (w * P7 + r) * NB + k, 1.0)
     for t in range(touched_count):
         row[touched[t]] = np.float64(row[touched[t]]) / CARDS_PER_ROUND
-    row[O_VALUE:O_VALUE + C] = CONTRACT_SHOWN
-    for c in range(C):
-        place = s[CLOC + c]
-        row[O_WHERE + c * 6 + WHERE_CODE[place, s[CBODY + c] + 1]] = 1.0
+    for c in range(C):  # the winners, as this seat sees them
         owner = s[COWNER + c]
-        row[O_WINNER + c * P7 + _rel(max(owner, 0), p, n)] = owner >= 0
-        outcome = s[OUTCOME + c]
-        row[O_OUTCOME + c * 3 + max(outcome - 1, 0)] = outcome != 0
-        row[O_NEW + c] = s[DEALT + c] == rnd and place == TABLE
+        count = _put(row, written, count, O_WINNER + c * P7 + _rel(max(owner, 0), p, n), owner >= 0)
+    key = rnd * PHASES + phase
+    if contracts.key[i] != key:
+        contracts.key[i] = key
+        _write_contracts(row, s, rnd, contracts.written[i], contracts.shown, i)
     if 0 < phase < OVER and s[QPOS] < s[QLEN]:
         e = s[QUEUE + s[QPOS]]
-        row[O_DKIND + KIND[e % HAND_SIZE]] = 1.0
-        row[(O_DBODY if phase == SWISS_STEP else O_DCONTRACT) + s[WHERE + e]] = 1.0
+        count = _put(row, written, count, O_DKIND + KIND[e % HAND_SIZE], 1.0)
+        count = _put(row, written, count, (O_DBODY if phase == SWISS_STEP else O_DCONTRACT) + s[WHERE + e],
+                     1.0)
+    shown[i] = count
+
+
+@nb.njit(cache=True)
+def _write_contracts(row, s, rnd, written, shown, i):  # pragma: no cover - compiled
+    """The contracts' places, outcomes and newness (the same for every seat) into `row`, clearing the
+    entries of the last write (`written[:shown[i]]`)."""
+    for t in range(shown[i]):
+        row[written[t]] = 0
+    count = 0
+    for c in range(C):
+        place = s[CLOC + c]
+        count = _put(row, written, count, O_WHERE + c * 6 + WHERE_CODE[place, s[CBODY + c] + 1], 1.0)
+        outcome = s[OUTCOME + c]
+        count = _put(row, written, count, O_OUTCOME + c * 3 + max(outcome - 1, 0), outcome != 0)
+        count = _put(row, written, count, O_NEW + c, (s[DEALT + c] == rnd) & (place == TABLE))
+    shown[i] = count
 
 
 @nb.njit(cache=True)
@@ -245,12 +300,13 @@ def write_mask(m, s, n, may_decline):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def publish(i, s, n, may_decline, obs, mask, current_player, touched):  # pragma: no cover - compiled
+def publish(i, s, n, may_decline, obs, mask, current_player, written, shown, touched,
+            contracts):  # pragma: no cover - compiled
     """Game i's next decision into the batch: the seat on turn, its mask and its observation."""
     p = s[TO_ACT]
     current_player[i] = p
     write_mask(mask[i], s, n, may_decline)
-    write_observation(obs[i], s, p, n, touched)
+    write_observation(obs[i], s, p, n, written[i], shown, i, touched, contracts)
 
 
 # --- rounds ---------------------------------------------------------------------------------------------
@@ -533,32 +589,41 @@ def _play(s, n, a):  # pragma: no cover - compiled
 
 # --- the batch kernels ----------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, current_player, touched,
-                 generator, perm):  # pragma: no cover - compiled
+def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, current_player, written, shown,
+                 touched, contracts, generator, perm):  # pragma: no cover - compiled
     """New games in `rows`, each dealt from its seed as `CorruptionRules.new_game` deals it from
     `default_rng(seed)`: the deck's permutation, then round 1's first player; their first decision
     into the batch."""
     for j in range(rows.shape[0]):
         i = rows[j]
-        s = state[i]
-        n = num_players[i]
-        seed_generator(generator, seeds[j])
-        permutation_into(generator, perm)
-        new_game(s, n, perm, integers(generator, n))
-        publish(i, s, n, may_decline, obs, mask, current_player, touched)
+        _deal(state[i], num_players[i], seeds[j], generator, perm)
+        contracts.key[i] = -1  # another game: its contracts are to be written
+        publish(i, state[i], num_players[i], may_decline, obs, mask, current_player, written, shown, touched,
+                contracts)
+
+
+@nb.njit(cache=True)
+def _deal(s, n, seed, generator, perm):  # pragma: no cover - compiled
+    """The game `CorruptionRules.new_game(default_rng(seed))` deals, into the state row s."""
+    seed_generator(generator, seed)
+    permutation_into(generator, perm)
+    new_game(s, n, perm, integers(generator, n))
 
 
 @nb.njit(cache=True)
 def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, current_player, rewards,
-                terminated, scores, ranks, keys, touched):  # pragma: no cover - compiled
-    """One action in every game; a game that ends gets its outcome (Python deals its successor).
-    Returns how many games ended."""
+                terminated, scores, ranks, ended_players, keys, written, shown, touched, contracts,
+                ended_rows, deal, seeds, game_seeds, deal_index, generator, perm):  # pragma: no cover
+    """One action in every game; a game that ends gets its outcome and, with `deal`, its successor
+    (dealt from seeds[0], seeds[1], ... in row order), else Python deals it. Returns how many games
+    ended, their rows in ended_rows[:that many]."""
     ended = 0
     for i in range(actions.shape[0]):
         s = state[i]
         n = num_players[i]
         rewards[i, :] = 0
         terminated[i] = False
+        ended_players[i] = 0
         if actions[i] < 0:  # WAIT: this game does not move
             continue
         scores[i, :] = 0
@@ -566,28 +631,40 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
         _play(s, n, actions[i])
         if s[PHASE] == OVER:
             terminated[i] = True
+            ended_players[i] = n
+            ended_rows[ended] = i
             ended += 1
             for q in range(n):
                 keys[q] = s[WON_VALUE + q]  # final key (total value) = score
                 scores[i, q] = keys[q]
             write_outcome(keys, keys, n, mode, rewards[i], ranks[i])
+            if deal:
+                game_seeds[i] = seeds[ended - 1]
+                deal_index[i] = -1
+                _deal(s, n, seeds[ended - 1], generator, perm)
+                contracts.key[i] = -1
+                publish(i, s, n, may_decline, obs, mask, current_player, written, shown, touched, contracts)
         else:
             terminated[i] = False
-            publish(i, s, n, may_decline, obs, mask, current_player, touched)
+            publish(i, s, n, may_decline, obs, mask, current_player, written, shown, touched, contracts)
     return ended
 
 
 
 @nb.njit(cache=True)
-def refresh_kernel(i, num_players, state, may_decline, obs, mask, current_player, touched):  # pragma: no cover
-    """Game i's decision into the batch again (after `load`)."""
-    publish(i, state[i], num_players[i], may_decline, obs, mask, current_player, touched)
+def refresh_kernel(i, num_players, state, may_decline, obs, mask, current_player, written, shown,
+                   touched, contracts):  # pragma: no cover - compiled
+    """Game i's decision into the batch again (after `load`, which gave the row another game)."""
+    contracts.key[i] = -1
+    publish(i, state[i], num_players[i], may_decline, obs, mask, current_player, written, shown, touched,
+            contracts)
 
 
 class CorruptionEngine(CompiledEngine):
     """B games of Corruption stepped together; observations and masks are the AEC env's, bit for bit."""
 
     rules_class = CorruptionRules
+    advance_writes_ended_players = True
 
     def _allocate(self) -> None:
         # one int16 row per game (the offsets above; seats padded to the game's 7), ~1 KB
@@ -595,6 +672,14 @@ class CorruptionEngine(CompiledEngine):
         self._may_decline = bool(self.config["reporter_may_decline"])
         self._keys = np.zeros(MAX_PLAYERS, np.int64)  # scratch: one ended game's final keys
         self._touched = np.zeros((C + NUM_BODIES) * MAX_PLAYERS, np.int64)  # scratch of write_observation
+        # per row, the observation entries it shows (write_observation clears these, not the whole row)
+        self._written = np.zeros((self.num_envs, MAX_WRITTEN), np.int16)
+        self._shown = np.zeros(self.num_envs, np.int64)
+        self._contracts = ContractRows(np.full(self.num_envs, -1, np.int64),
+                                       np.zeros((self.num_envs, CONTRACT_WRITTEN), np.int16),
+                                       np.zeros(self.num_envs, np.int64))
+        self._ended = np.zeros(self.num_envs, np.int64)  # scratch: the rows whose game ended this step
+        self._batch.observation[:, O_VALUE:O_VALUE + C] = CONTRACT_SHOWN  # the same in every observation
         self._generator = np.zeros(GENERATOR_SIZE, np.uint64)  # scratch: a new game's default_rng
         self._perm = np.zeros(C, np.int64)  # scratch: its deck
 
@@ -604,17 +689,23 @@ class CorruptionEngine(CompiledEngine):
         seeds = self._deal_seeds(games)
         b = self._batch
         start_kernel(np.asarray(games, np.int64), seeds, b.num_players, self._state, self._may_decline,
-                     b.observation, b.action_mask, b.current_player, self._touched, self._generator,
-                     self._perm)
+                     b.observation, b.action_mask, b.current_player, self._written, self._shown,
+                     self._touched, self._contracts, self._generator, self._perm)
 
 
     def _advance(self, actions: np.ndarray) -> None:
         b = self._batch
+        seeds = self._seeds_ahead()  # the kernel deals the games that end, unless Python must
         ended = step_kernel(actions, b.num_players, self._state, self._may_decline, self.reward_code,
                             b.observation, b.action_mask, b.current_player, b.rewards, b.terminated,
-                            b.scores, b.ranks, self._keys, self._touched)
-        if ended:
-            self._start(np.flatnonzero(b.terminated))
+                            b.scores, b.ranks, b.ended_players, self._keys, self._written, self._shown,
+                            self._touched, self._contracts, self._ended, seeds is not None,
+                            self._ended if seeds is None else seeds, self.game_seeds, self.deal_index,
+                            self._generator, self._perm)
+        if seeds is not None:
+            self._used_ahead(ended)
+        elif ended:
+            self._start(self._ended[:ended])
 
     # --- positions from the AEC engine ----------------------------------------------------------------
     def load(self, row: int, state: CorruptionState) -> None:
@@ -651,4 +742,5 @@ class CorruptionEngine(CompiledEngine):
         b.num_players[row] = n
         self.game_seeds[row] = -1
         refresh_kernel(int(row), b.num_players, self._state, self._may_decline, b.observation,
-                       b.action_mask, b.current_player, self._touched)
+                       b.action_mask, b.current_player, self._written, self._shown, self._touched,
+                       self._contracts)

@@ -47,6 +47,8 @@ class VectorEngine(ABC):
     """B games of one game at once. Subclasses set `rules_class` and implement `_start`, `_advance`."""
 
     rules_class: ClassVar[type[Rules]]
+    # whether `_advance` fills batch.ended_players itself (else step() does, from the counts before)
+    advance_writes_ended_players: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -97,6 +99,9 @@ class VectorEngine(ABC):
         self._queued_seeds = np.zeros(0, np.int64)
         self._queued_counts = np.zeros(0, np.int64)
         self._queued = 0  # deals queued so far (the next queued deal's index)
+        # game seeds drawn ahead from the seeder, in its order, for a kernel that deals the games ending
+        # on a step itself (`_seeds_ahead`); every other deal takes from here first, then the seeder
+        self._pool = np.zeros(0, np.int64)
         self._allocate()
 
     def _player_counts(self, num_players: int | Sequence[int] | None) -> tuple[int, ...]:
@@ -117,6 +122,7 @@ class VectorEngine(ABC):
         """Deal a new game in every row (reseeding the engine when `seed` is given)."""
         if seed is not None:
             self._seeder = np.random.default_rng(seed)
+            self._pool = self._pool[:0]  # seeds drawn ahead from the old seeder
         b = self._batch
         b.rewards[:] = 0
         b.terminated[:] = False
@@ -137,6 +143,9 @@ class VectorEngine(ABC):
         if not self._started:
             raise NotResetError("this engine has no games yet: call reset(seed=...) first, then step()")
         actions = self.check_actions(actions)
+        if self.advance_writes_ended_players:
+            self._advance(actions)
+            return self.batch
         b = self._batch
         np.copyto(self._counts_before, b.num_players)
         self._advance(actions)
@@ -201,19 +210,50 @@ class VectorEngine(ABC):
         env's reset draws one (with the same engine seed, row 0 of the first reset is
         `env.reset(seed=seed)`'s game)."""
         k = min(len(games), len(self._queued_seeds))
+        if k == 0:  # the usual case, on every step where games end: no deal queued
+            seeds = self._next_seeds(len(games))
+            self.game_seeds[games] = seeds
+            self.deal_index[games] = -1
+            return seeds
         first = self._queued - len(self._queued_seeds)
-        seeds = np.concatenate([self._queued_seeds[:k], self._seeder.integers(2**63, size=len(games) - k)])
+        seeds = np.concatenate([self._queued_seeds[:k], self._next_seeds(len(games) - k)])
         self._queued_seeds = self._queued_seeds[k:]
         self.game_seeds[games] = seeds
         self.deal_index[games] = -1
         self.deal_index[games[:k]] = np.arange(first, first + k)
         return seeds
 
+    def _next_seeds(self, size: int) -> np.ndarray:
+        """The seeder's next `size` game seeds, those drawn ahead first."""
+        ahead = min(size, len(self._pool))
+        if ahead == 0:
+            return draw_game_seeds(self._seeder, size)
+        seeds = np.concatenate([self._pool[:ahead], draw_game_seeds(self._seeder, size - ahead)])
+        self._pool = self._pool[ahead:]
+        return seeds
+
+    def _seeds_ahead(self) -> np.ndarray | None:
+        """At least B of the seeder's next game seeds, for a step kernel to deal the games that end
+        (it then calls `_used_ahead(k)`); None when new games need Python's deal: deals are queued, or
+        each game draws its player count from the same seeder."""
+        if len(self._queued_seeds) or len(self.player_counts) > 1:
+            return None
+        if len(self._pool) < self.num_envs:
+            self._pool = np.concatenate([self._pool, draw_game_seeds(self._seeder, 4 * self.num_envs)])
+        return self._pool
+
+    def _used_ahead(self, k: int) -> None:
+        """The step kernel dealt k games from `_seeds_ahead()`'s first seeds."""
+        self._pool = self._pool[k:]
+
     def _deal_counts(self, games: np.ndarray) -> np.ndarray:
         """Player counts for new games in rows `games`: queued deals' first, then drawn (no draw when
         the engine has one count). Call before `_deal_seeds` for the same rows."""
         k = min(len(games), len(self._queued_counts))
         counts = self.player_counts
+        if k == 0 and len(counts) == 1:  # the usual case: one count, no deal queued
+            self._batch.num_players[games] = counts[0]
+            return np.full(len(games), counts[0], np.int64)
         rest = len(games) - k
         drawn = np.full(rest, counts[0], np.int64) if len(counts) == 1 else \
             np.asarray(counts, np.int64)[self._seeder.integers(len(counts), size=rest)]
@@ -235,6 +275,13 @@ class VectorEngine(ABC):
         """Apply one legal action per row (none where it is WAIT), fill rewards / terminated / scores /
         ranks (zero where the game goes on or waits), and start new games (`_start`) in the rows that
         ended."""
+
+
+def draw_game_seeds(rng: np.random.Generator, size: int) -> np.ndarray:
+    """`rng.integers(2**63, size=size)`, the same numbers without integers()'s ~10 µs of argument
+    handling (a step where games end pays it): numpy draws each as the top 63 bits of one 64-bit word,
+    as the range is a power of two (tests/vector/test_engine_contract.py holds the two equal)."""
+    return (rng.bit_generator.random_raw(size) >> np.uint64(1)).view(np.int64)
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

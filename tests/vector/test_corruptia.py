@@ -8,6 +8,7 @@ import pytest
 pytest.importorskip("numba")
 
 from benchmarks.differential import TWINS, check_decision, compare_games, compare_positions  # noqa: E402
+from corruption_envs.core.errors import NotResetError  # noqa: E402
 from corruption_envs.corruptia.codec import BLACKMAIL, OFFER, VOTE0  # noqa: E402
 from corruption_envs.corruptia.state import (  # noqa: E402
     ABSENT, CRONY, DISCARD, NEGOTIATE, NO, SWAP_GIVE, SWAP_TAKE, TOKEN, VOTE, WORKER, YES,
@@ -145,5 +146,12 @@ def test_a_difference_is_named_by_row_decision_count_and_feature():
 
 def test_load_refuses_what_it_cannot_play_on():
     engine = CorruptiaEngine(1, num_players=4, seed=0)
+    rules, s = game(4, seed=3)
+    with pytest.raises(NotResetError, match="call reset"):  # as the other engines: no games yet
+        engine.load(0, s)
+    assert not engine._started  # nothing was dealt on the way
+    engine.reset()
+    before = engine.batch.observation.copy()
     with pytest.raises(ValueError, match="this engine plays"):
         engine.load(0, game(5)[1])
+    assert np.array_equal(engine.batch.observation, before)

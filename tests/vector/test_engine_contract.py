@@ -155,3 +155,14 @@ def test_make_names_what_it_cannot_build():
         vector.make("chess", num_envs=2)
     with pytest.raises(ValueError, match="engine="):
         vector.make("corruption", num_envs=2, engine="jax")
+
+
+def test_game_seeds_are_the_numbers_integers_draws():
+    from corruption_envs.vector.engine import draw_game_seeds
+
+    for seed in range(20):
+        ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
+        for size in (1, 3, 64, 0, 5):
+            assert np.array_equal(draw_game_seeds(ours, size), numpys.integers(2**63, size=size))
+        ours.integers(3, size=7), numpys.integers(3, size=7)  # the player-count draws between them
+        assert np.array_equal(draw_game_seeds(ours, 4), numpys.integers(2**63, size=4))
