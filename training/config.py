@@ -361,8 +361,8 @@ def scale_to_timesteps(config: dict[str, Any], planned: int, kept: set[str]) -> 
     return config
 
 
-def plan(config: dict[str, Any]) -> str:
-    """One line on what the run will play, printed before it starts."""
+def plan(config: dict[str, Any], backend: str = "sb3") -> str:
+    """One line on what the run will play, printed before it starts (RLlib's loop trains no exploiters)."""
     run, im, ev, pool = config["run"], config["imitation"], config["eval"], config["pool"]
     lo, hi = run["players"]
     others = sorted(set(range(lo, hi + 1)) - {ev["num_players"]})
@@ -370,7 +370,9 @@ def plan(config: dict[str, Any]) -> str:
     if im["games"]:
         parts.insert(0, f"{im['games']:,} {im['teacher']} games to imitate")
     exploiters = run["timesteps"] // pool["exploiter_every"] if pool["exploiter_every"] else 0
-    if exploiters:
+    if exploiters and backend == "rllib":
+        parts.append("no exploiters (pool.exploiter_every is the SB3 loop's)")
+    elif exploiters:
         parts.append(f"{exploiters} exploiter(s) of {pool['exploiter_steps']:,} steps (one every "
                      f"{pool['exploiter_every']:,})")
     table = f"{ev['final_games']:,} games per baseline at {ev['num_players']} players"

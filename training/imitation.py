@@ -190,8 +190,9 @@ def fit(
         }
 
 
-def warm_start(model: Any, config: dict[str, Any], export: Callable[[], Any], out: Path) -> dict[str, Any]:
-    """Collect the teacher's games, fit `model`'s policy to them, measure the copy (`export()`) against
+def warm_start(policy: Any, config: dict[str, Any], export: Callable[[], Any], out: Path) -> dict[str, Any]:
+    """Collect the teacher's games, fit `policy` (an SB3 actor-critic, or anything with the calls `fit`
+    makes on one) to them, measure the copy (`export()`) against
     the baselines; writes and returns what was measured (`out/imitation.json`)."""
     im, run = config["imitation"], config["run"]
     print(f"imitation: {im['games']} {im['teacher']} games, fitting the policy ...", flush=True)
@@ -200,7 +201,7 @@ def warm_start(model: Any, config: dict[str, Any], export: Callable[[], Any], ou
                    im["explore"], config["ppo"]["gamma"], im["teacher"])
     t1 = time.monotonic()
     prior = bot_option(config, "prior") is not None
-    stats = fit(model.policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"],
+    stats = fit(policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"],
                 critic_only=prior or config["init"]["policy"] is not None, prior=prior)
     stats = {"teacher": im["teacher"], "games": im["games"], "decisions": len(data),
              "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats,

@@ -29,6 +29,7 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 from ray.tune.registry import register_env
+from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
 from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 
@@ -42,6 +43,7 @@ from . import config as cfg
 from .callbacks import METRIC_FIELDS
 from .evaluate import against_baselines, final_evaluation, results_rows
 from .export import ACTIVATION_MODULES, play_at_temperature, policy_meta
+from .imitation import warm_start
 from .plot import plot_learning_curve
 from .pool import SampledPolicy, kind_order
 from .run_folder import git_commit, print_results, write_samples
@@ -49,7 +51,7 @@ from .run_folder import git_commit, print_results, write_samples
 ENV_NAME = "corruption_envs_selfplay"
 LEARNER = "learner"
 UNSUPPORTED = {  # SB3-path features the RLlib loop does not have, with the value that turns each off
-    "ppo.prior": "none", "ppo.reward_baseline": "none", "imitation.games": 0, "init.policy": None,
+    "ppo.prior": "none", "ppo.reward_baseline": "none", "init.policy": None,
 }
 
 
@@ -192,6 +194,46 @@ def export_module(module: Any, activation: str, meta: dict[str, Any]) -> NumpyPo
     return NumpyPolicy([pair(m) for m in hidden], pair(head[0]), activation, meta)
 
 
+class ModuleAsPolicy:
+    """An action-masking PPO module with the calls `imitation.fit` makes on an SB3 actor-critic, so the
+    warm start fits RLlib's learner as it fits SB3's policy (the same masked distribution RLlib samples)."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+
+    def parameters(self) -> Any:
+        return self.module.parameters()
+
+    def set_training_mode(self, mode: bool) -> None:
+        self.module.train(mode)
+
+    def get_distribution(self, obs: torch.Tensor, action_masks: torch.Tensor) -> MaskableCategoricalDistribution:
+        out = self.module._forward_train({Columns.OBS: obs, "action_mask": action_masks.float()})
+        logits = out[Columns.ACTION_DIST_INPUTS]
+        return MaskableCategoricalDistribution(logits.shape[1]).proba_distribution(logits)
+
+    def predict_values(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.module.compute_values({Columns.OBS: obs})
+
+    def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor, action_masks: torch.Tensor
+                         ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        dist = self.get_distribution(obs, action_masks)
+        return self.predict_values(obs), dist.log_prob(actions), dist.entropy()
+
+
+def imitate(algo: Any, config: dict[str, Any], meta: dict[str, Any], out: Path) -> None:
+    """The SB3 path's warm start on the learner's module, in every learner (each fits the same seeded data,
+    so they stay alike), then its weights to the env runners, which sample with their own copies."""
+    activation = config["ppo"]["activation"]
+
+    def fit_learner(learner: Any) -> None:
+        module = learner.module[LEARNER]
+        warm_start(ModuleAsPolicy(module), config, lambda: export_module(module, activation, meta), out)
+
+    algo.learner_group.foreach_learner(fit_learner)
+    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, inference_only=True)
+
+
 def share_snapshot(algo: Any, slots: Any, policy: NumpyPolicy) -> None:
     """Put `policy` into the snapshot modules `slots` of every env runner (the local one included)."""
     names = [f"snapshot_{i}" for i in slots]
@@ -246,6 +288,9 @@ def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str,
     export = lambda steps: export_module(algo.get_module(LEARNER), config["ppo"]["activation"],  # noqa: E731
                                          policy_meta(config, steps, commit))
 
+    print(cfg.plan(config, backend="rllib"), flush=True)
+    if config["imitation"]["games"]:
+        imitate(algo, config, policy_meta(config, 0, commit), out)
     share_snapshot(algo, range(pool["max_snapshots"]), export(0))
     t0, steps, slot, result = time.monotonic(), 0, 0, {}
     next_snap, next_eval, next_ckpt = pool["snapshot_every"], ev["every"], run["checkpoint_every"]

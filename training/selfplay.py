@@ -131,7 +131,7 @@ def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, r
     print(cfg.plan(config), flush=True)
     t0 = time.monotonic()
     if not resume and config["imitation"]["games"]:
-        warm_start(model, config, export, out)
+        warm_start(model.policy, config, export, out)
     if not pool.snapshots:
         pool.add(export(), model.num_timesteps)
     replicated = run["vec_env"] == "subproc"

@@ -129,3 +129,4 @@ def test_the_plan_counts_the_exploiters_a_run_trains():
     full = cfg.load("corruption")
     assert "4 exploiter(s) of 30,000 steps (one every 70,000)" in cfg.plan(full)
     assert "exploiter" not in cfg.plan(cfg.load("corruption", sets=["run.timesteps=64"]))
+    assert "no exploiters" in cfg.plan(full, backend="rllib")  # RLlib's loop trains none: the plan says so

@@ -85,7 +85,7 @@ def test_with_imitation_only_the_critic_is_fitted(tmp_path):
     model, venv, _ = start(config, tmp_path / "run", None)
     critic = [p.detach().clone() for p in model.policy.value_net.parameters()]
     (tmp_path / "run").mkdir()
-    warm_start(model, config, lambda: export_actor(model, "tanh"), tmp_path / "run")
+    warm_start(model.policy, config, lambda: export_actor(model, "tanh"), tmp_path / "run")
     venv.close()
     learner = export_actor(model, "tanh")
     assert all(np.array_equal(w, w2) for (w, _), (w2, _) in zip(source.layers, learner.layers))
