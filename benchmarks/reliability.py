@@ -32,11 +32,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from corruption_envs.core.agents import seed_agent
 from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.registry import game_submodule, rules_class
 
 from .tournament.games import pool_context, progress_bar
-from .tournament.lookup import reseed_agent
 from .tournament.report import text_table
 
 REPO = Path(__file__).resolve().parent.parent
@@ -121,7 +121,7 @@ class Runner:
             from corruption_envs.bots import make_agent
 
             self.bots[key] = make_agent(self.setup.champion if kind == "champion" else kind, self.env(n), 0)
-        reseed_agent(self.bots[key], seed)
+        seed_agent(self.bots[key], seed)
         return self.bots[key]
 
     def play(self, index: int) -> Outcome:

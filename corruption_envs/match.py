@@ -36,7 +36,6 @@ class MatchResults:
     moves: np.ndarray  # (G, P) int64: decisions per seat
 
 
-act_rows = act_batch  # the name training/ imports it by
 
 
 def seat_members(agents: list[Agent], table: np.ndarray) -> list[Agent]:

@@ -20,8 +20,8 @@ import corruption_envs
 from corruption_envs import vector
 from corruption_envs.bots import make_agent
 from corruption_envs.core import Agent, RandomAgent
+from corruption_envs.core.agents import act_batch
 from corruption_envs.core.rewards import pairwise_points, win_shares
-from corruption_envs.match import act_rows
 from corruption_envs.policy import NumpyPolicy
 
 from .pool import OpponentPool
@@ -129,7 +129,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
             actions[:] = vector.WAIT
             for k in np.unique(who[~waiting]):
                 sel = np.flatnonzero(who == k)
-                actions[sel] = act_rows(self.actors[k], b.observation[sel], b.action_mask[sel])
+                actions[sel] = act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])
             self.batch = b = self.engine.step(actions)
             self._settle(np.flatnonzero(b.terminated), rewards, dones, infos)
 
@@ -158,7 +158,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
             obs[:, self.obs_size:] = 0.0
             for n in np.unique(b.num_players):
                 sel = np.flatnonzero(b.num_players == n)
-                hint = act_rows(self.actors[self._bot(self.prior, int(n))], b.observation[sel], b.action_mask[sel])
+                hint = act_batch(self.actors[self._bot(self.prior, int(n))], b.observation[sel], b.action_mask[sel])
                 obs[sel, self.obs_size + hint] = 1.0
         return obs.copy()
 

@@ -64,7 +64,6 @@ def setup_problem(game: str, asked_players: Sequence[str] | None, specs: Sequenc
     return None
 
 
-reseed_agent = seed_agent  # the name benchmarks.reliability imports it by
 
 
 def agent_labels(specs: Sequence[str]) -> list[str]:
