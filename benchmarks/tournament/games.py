@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from corruption_envs.core.agents import act_batch, seed_agent
+from corruption_envs.core.agents import act_batch, is_mixture, seed_agent
 from corruption_envs.evaluation import plays_on_batches
 from corruption_envs.match import play_match
 
@@ -110,17 +110,34 @@ def _run_job(job: Job) -> GameRecord:
 
 
 class _Timed:
-    """An agent whose CPU time in its decisions is counted (a batch call's time shared by its rows)."""
+    """An agent whose CPU time in its decisions is counted (a batch call's time shared by its rows) on
+    `clock`: itself, or the mixture whose member it is."""
 
-    def __init__(self, agent: Any) -> None:
+    def __init__(self, agent: Any, clock: _Timed | None = None) -> None:
         self.agent, self.seconds, self.moves = agent, 0.0, 0
+        self.clock = clock or self
 
     def act_batch(self, observations: Any, masks: Any) -> Any:
         start = time.process_time()
         actions = act_batch(self.agent, observations, masks)
-        self.seconds += time.process_time() - start
-        self.moves += len(masks)
+        self.clock.seconds += time.process_time() - start
+        self.clock.moves += len(masks)
         return actions
+
+
+class _TimedMixture(_Timed):
+    """A timed mixture that stays one to the match loop, which then seats a member per game and seat
+    (timed on the mixture's clock) instead of letting one member play every game."""
+
+    def member_policies(self) -> list[_Timed]:
+        return [_Timed(member, clock=self) for member in self.agent.member_policies()]
+
+    def draw_member(self) -> int:
+        return self.agent.draw_member()
+
+
+def _timed(agent: Any) -> _Timed:
+    return _TimedMixture(agent) if is_mixture(agent) else _Timed(agent)
 
 
 def _batched_records(game: str, specs: Sequence[str], jobs: Sequence[Job]) -> list[GameRecord]:
@@ -132,7 +149,7 @@ def _batched_records(game: str, specs: Sequence[str], jobs: Sequence[Job]) -> li
         env = make_env(game, n)
         for i, spec in enumerate(specs):
             index[(i, n)] = len(timed)
-            timed.append(_Timed(build_agent(spec, env, seed=match_seed(jobs[0].seed, n, i))))
+            timed.append(_timed(build_agent(spec, env, seed=match_seed(jobs[0].seed, n, i))))
     lineups = [[index[(i, j.num_players)] for i in j.lineup] for j in jobs]
     seeds = [deal_seed(j.seed, j.num_players, j.deal) for j in jobs]
     res = play_match(game, timed, lineups, seeds)

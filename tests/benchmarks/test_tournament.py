@@ -198,3 +198,23 @@ def test_save_count_below_one_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--game", TOY, "--agents", "random", "--save-games", str(tmp_path), "--save-count", "0"])
     assert stop.value.code == 2 and "--save-count 0" in capsys.readouterr().err
+
+
+def test_a_mixture_on_the_batched_loop_draws_a_member_for_every_game_it_plays(tmp_path, monkeypatch):
+    # one member for all games would make a mixture's batched figures a single member's
+    import corruption_envs.match as match
+    from corruption_envs.policy import mixture_of, read_policy_file
+    from tests.benchmarks.toy_agents import CHECK, RAISE, toy_policy
+
+    members = [read_policy_file(toy_policy(tmp_path / f"{a}.npz", a)) for a in (RAISE, CHECK)]
+    path = mixture_of(members, [0.5, 0.5]).save(tmp_path / "mix.npz")
+    tables = []
+    seat_members = match.seat_members
+    monkeypatch.setattr(match, "seat_members", lambda agents, table: (
+        seat_members(agents, table), tables.append(table.copy()))[0])
+    records = play_jobs(TOY, [str(path), "random"], make_jobs([3], 2, games=30, seed=5), batched=True)
+    (table,) = tables
+    mixture, rand = 0, 1  # the tournament's agents at 3 players: the specs in order, members after them
+    assert not (table == mixture).any()  # every mixture seat points at the member drawn for its game
+    assert {int(k) for k in np.unique(table)} == {rand, 2, 3}
+    assert all(sum(r.moves) == r.decisions for r in records)
