@@ -208,7 +208,7 @@ class ModuleAsPolicy:
         self.module.train(mode)
 
     def get_distribution(self, obs: torch.Tensor, action_masks: torch.Tensor) -> MaskableCategoricalDistribution:
-        out = self.module._forward_train({Columns.OBS: obs, "action_mask": action_masks.float()})
+        out = self.module.forward_train({Columns.OBS: obs, "action_mask": action_masks.float()})
         logits = out[Columns.ACTION_DIST_INPUTS]
         return MaskableCategoricalDistribution(logits.shape[1]).proba_distribution(logits)
 
