@@ -20,7 +20,7 @@ import corruption_envs
 from corruption_envs import vector
 from corruption_envs.bots import make_agent
 from corruption_envs.core import Agent, RandomAgent
-from corruption_envs.core.agents import act_batch
+from corruption_envs.core.agents import act_batch, plays_any_count
 from corruption_envs.core.rewards import pairwise_points, win_shares
 from corruption_envs.policy import NumpyPolicy
 
@@ -66,19 +66,24 @@ class BatchedSelfPlayVecEnv(VecEnv):
         self.batch = None
 
     # --- who sits where -----------------------------------------------------------------------------
-    def _actor_for(self, key: tuple, build) -> int:
-        if key not in self._actor_index:
-            self._actor_index[key] = len(self.actors)
-            self.actors.append(build())
-        return self._actor_index[key]
+    def _actor_for(self, key: tuple, n: int, build) -> int:
+        """The actor `key` at `n` players: one for every count where it plays them all (its rows of
+        every count then decide in one batch), else one per count."""
+        for at in ((*key, None), (*key, n)):
+            if at in self._actor_index:
+                return self._actor_index[at]
+        actor = build()
+        at = (*key, None if plays_any_count(actor) else n)
+        self._actor_index[at] = len(self.actors)
+        self.actors.append(actor)
+        return self._actor_index[at]
 
     def _bot(self, spec: str, n: int) -> int:
-        return self._actor_for(("bot", spec, n),
+        return self._actor_for(("bot", spec), n,
                                lambda: make_agent(spec, self.envs[n], seed=int(self.rng.integers(2**31))))
 
     def _member(self, snap: Any, member: int, n: int) -> int:
-        """A snapshot's member as a sampling policy: one for every player count (its rows batched
-        together), or one per count for a policy whose prior bot is made per count."""
+        """A snapshot's member as a sampling policy (with its prior bot, if any, made at `n` players)."""
         def build() -> NumpyPolicy:
             p = snap.policy
             layers, head = p.members[member] if hasattr(p, "members") else (p.layers, p.head)
@@ -86,7 +91,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
                                  seed=int(self.rng.integers(2**63)), prior=p.prior, prior_weight=p.prior_weight)
             policy.temperature = p.temperature
             return policy.bind(self.envs[n], seed=int(self.rng.integers(2**31))) if p.prior else policy
-        return self._actor_for(("self", snap.ident, member, n if snap.policy.prior else None), build)
+        return self._actor_for(("self", snap.ident, member), n, build)
 
     def _seat_opponents(self, row: int) -> None:
         """Draw the learner's seat and every other seat's opponent for the new game in `row`."""
@@ -108,7 +113,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
                 self.actor[row, s] = self._member(snap, member, n)
                 self.snapshot[row, s] = snap.ident
             elif kind == "random":
-                self.actor[row, s] = self._actor_for(("random",), lambda: self.random_agent)
+                self.actor[row, s] = self._actor_for(("random",), n, lambda: self.random_agent)
             else:
                 self.actor[row, s] = self._bot(kind, n)
             kinds.append(kind)
@@ -156,10 +161,13 @@ class BatchedSelfPlayVecEnv(VecEnv):
         obs[:, : self.obs_size] = b.observation
         if self.prior:
             obs[:, self.obs_size:] = 0.0
-            for n in np.unique(b.num_players):
-                sel = np.flatnonzero(b.num_players == n)
-                hint = act_batch(self.actors[self._bot(self.prior, int(n))], b.observation[sel], b.action_mask[sel])
-                obs[sel, self.obs_size + hint] = 1.0
+            by_count = np.zeros(self.engine.max_players + 1, np.int64)
+            for n in np.unique(b.num_players).tolist():
+                by_count[n] = self._bot(self.prior, n)
+            who = by_count[b.num_players]
+            for k in np.unique(who).tolist():
+                sel = np.flatnonzero(who == k)
+                obs[sel, self.obs_size + act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])] = 1.0
         return obs.copy()
 
     # --- VecEnv -------------------------------------------------------------------------------------

@@ -3,14 +3,17 @@
 A Corruption observation has 3,391 inputs of which about 120 are non-zero, and the first layer is most
 of the network's multiply-adds. `SparseInputLinear` is an `nn.Linear` (the same weight and bias, so
 checkpoints, warm starts and the exported policy file are unchanged) that computes x @ W.T + b as the
-sum of W's columns at the non-zero inputs, forward and backward (`embedding_bag`). The actor and the
-critic read the same observation: `SparseInputMlpExtractor` finds its non-zeros once for both.
+sum of W's columns at the non-zero inputs (`embedding_bag`), and W's gradient as the sparse product
+X.T @ grad (embedding_bag's own backward, through a transposed copy of W, costs three times as much).
+The actor and the critic read the same observation: `SparseInputMlpExtractor` finds its non-zeros once
+for both.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import torch as th
 import torch.nn.functional as F
 from stable_baselines3.common.torch_layers import MlpExtractor
@@ -21,15 +24,43 @@ from torch import nn
 class NonZeros:
     """A batch of observations (rows x inputs) as its non-zero entries, row by row."""
 
+    rows: th.Tensor
     columns: th.Tensor
     values: th.Tensor
     offsets: th.Tensor  # where each row's entries start in `columns`
+    shape: tuple[int, int]
 
     @classmethod
     def of(cls, x: th.Tensor) -> NonZeros:
-        rows, columns = x.nonzero(as_tuple=True)
-        counts = th.bincount(rows, minlength=x.shape[0])
-        return cls(columns, x[rows, columns], th.cumsum(counts, 0) - counts)
+        # numpy finds a float batch's non-zeros three times as fast as torch.nonzero on the CPU
+        dense = x.detach().cpu().numpy()
+        flat = np.flatnonzero(dense != 0)
+        rows, columns = np.divmod(flat, dense.shape[1])
+        counts = np.bincount(rows, minlength=dense.shape[0])
+        found = (rows, columns, dense.reshape(-1)[flat], np.cumsum(counts) - counts)
+        return cls(*(th.from_numpy(a).to(x.device) for a in found), tuple(x.shape))
+
+    def transposed(self) -> th.Tensor:
+        """X.T as a sparse (inputs x rows) tensor: its entries are distinct, so it needs no coalescing."""
+        return th.sparse_coo_tensor(th.stack([self.columns, self.rows]), self.values, self.shape[::-1],
+                                    is_coalesced=False, check_invariants=False)
+
+
+class _SparseProduct(th.autograd.Function):
+    """x @ W.T + b for x given by its NonZeros; the gradients of W and b only (x is data)."""
+
+    @staticmethod
+    def forward(ctx: Any, weight: th.Tensor, bias: th.Tensor, x: NonZeros) -> th.Tensor:
+        ctx.x = x
+        # embedding_bag reads rows of an (inputs x outputs) table: W transposed, made contiguous
+        table = weight.t().contiguous()
+        return F.embedding_bag(x.columns, table, x.offsets, mode="sum", per_sample_weights=x.values) + bias
+
+    @staticmethod
+    def backward(ctx: Any, grad: th.Tensor) -> tuple[th.Tensor | None, th.Tensor | None, None]:
+        weight_grad = th.sparse.mm(ctx.x.transposed(), grad.contiguous()).t() if ctx.needs_input_grad[0] else None
+        bias_grad = grad.sum(0) if ctx.needs_input_grad[1] else None
+        return weight_grad, bias_grad, None
 
 
 class SparseInputLinear(nn.Linear):
@@ -40,9 +71,7 @@ class SparseInputLinear(nn.Linear):
             if x.dim() != 2:
                 return super().forward(x)
             x = NonZeros.of(x)
-        # embedding_bag reads rows of an (inputs x outputs) table: W transposed, made contiguous
-        table = self.weight.t().contiguous()
-        return F.embedding_bag(x.columns, table, x.offsets, mode="sum", per_sample_weights=x.values) + self.bias
+        return _SparseProduct.apply(self.weight, self.bias, x)
 
     @classmethod
     def sharing(cls, layer: nn.Linear) -> SparseInputLinear:

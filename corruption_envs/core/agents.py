@@ -13,9 +13,10 @@ class Agent(Protocol):
     """Anything that picks a legal action from what its seat sees.
 
     A new bot must implement `act`. It may also have any of `OptionalAgentParts` (act_batch, bind, seed,
-    reset, rng, start_game, member_policies with draw_member); callers never look for those themselves
-    but go through the helpers below (`act_batch`, `bind_agent`, `seed_agent`, `use_rng`, `start_game`,
-    `starts_each_game`, `is_mixture`), which stand in for a part a bot lacks.
+    reset, rng, start_game, member_policies with draw_member, any_player_count); callers never look for
+    those themselves but go through the helpers below (`act_batch`, `bind_agent`, `seed_agent`, `use_rng`,
+    `start_game`, `starts_each_game`, `is_mixture`, `plays_any_count`), which stand in for a part a bot
+    lacks.
     """
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -26,6 +27,7 @@ class OptionalAgentParts(Agent, Protocol):
     """What a bot may have besides `act`, each used only if present (see `Agent`)."""
 
     rng: np.random.Generator  # its own chance; without seed(), seed_agent and use_rng replace it
+    any_player_count: bool  # True: built for one player count, it plays every count's rows, mixed in a batch
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """(k,) int64 actions for k rows, exactly what `act` row by row returns on a bot seeded alike,
@@ -99,6 +101,12 @@ def is_mixture(agent: Agent) -> bool:
     return callable(getattr(agent, "member_policies", None))
 
 
+def plays_any_count(agent: Agent) -> bool:
+    """Whether `agent`, built for one player count, plays the rows of every count of its game (mixed in
+    one `act_batch`) as the bot built for each count would (`any_player_count`)."""
+    return getattr(agent, "any_player_count", False) is True
+
+
 def legal_counts(action_masks: np.ndarray, bot: str) -> np.ndarray:
     """The number of legal actions of each row; a row with none is a caller's bug, named after `bot`."""
     counts = np.count_nonzero(action_masks, axis=1)
@@ -140,6 +148,8 @@ def first_row(actions: np.ndarray) -> int:
 
 class RandomAgent:
     """Uniform over the legal actions, from its own seeded generator."""
+
+    any_player_count = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)

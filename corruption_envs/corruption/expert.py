@@ -46,9 +46,10 @@ class ExpertAgent(HeuristicAgent):
     """Plays any seat from (observation, action_mask); deterministic given its seed."""
 
     def _opponent_totals(self, observations: np.ndarray, read: dict) -> tuple[np.ndarray, np.ndarray]:
-        """Mean and standard deviation of each opponent's end-of-round total, (k, contracts, n - 1)."""
+        """Mean and standard deviation of each opponent's end-of-round total, (k, contracts, n - 1), n the
+        seats of `read`'s cards (a smaller game's extra seats get numbers too: `_worth` ignores them)."""
         v = lambda name: self._view(observations, name)
-        n, table, value = self.n, read["on_table"], read["value"]
+        n, table, value = read["cards"].shape[2], read["on_table"], read["value"]
         rows = np.arange(len(observations))[:, None]
         cards = read["cards"][:, :, 1:]  # opponents' public vertical cards (k, 24, n-1, 9)
         facedown = np.rint(v("facedown")[:, :, 1:n] * CARDS_PER_ROUND)
@@ -88,6 +89,9 @@ class ExpertAgent(HeuristicAgent):
         mu, sd = mu[table][:, :, None], sd[table][:, :, None]  # (j, opponent, grid)
         # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total
         cdf = normal_cdf((GRID - STEP - mu) / sd)
+        # a seat beyond its row's game is beaten for sure: a factor 1 leaves the product exact
+        absent = self._view(observations, "seats")[:, 1:mu.shape[1] + 1][table[0]] == 0
+        cdf[absent] = 1.0
         win = cdf[:, 0].copy()
         for opponent in range(1, cdf.shape[1]):  # the product in opponent order, as prod(axis) makes it
             win *= cdf[:, opponent]

@@ -46,12 +46,13 @@ HIDDEN_GUESS = 4.0  # $k a face-down card of an opponent is guessed to be worth
 
 
 class HeuristicAgent:
-    """Plays any seat from (observation, action_mask) like a trained policy would."""
+    """Plays any seat from (observation, action_mask) like a trained policy would, at any player count:
+    each row's seats are read from its observation, so one bot decides a batch of mixed counts."""
+
+    any_player_count = True
 
     def __init__(self, env, seed: int | None = None) -> None:
-        env = env.unwrapped
-        self.layout = env.observation_layout
-        self.n = env.config["num_players"]
+        self.layout = env.unwrapped.observation_layout
         self.rng = np.random.default_rng(seed)
 
     # --- reading the observation -------------------------------------------------------------------
@@ -62,7 +63,10 @@ class HeuristicAgent:
     def _read(self, observations: np.ndarray, action_masks: np.ndarray) -> dict:
         """What the rules read from each row, as arrays with a leading row axis."""
         v = lambda name: self._view(observations, name)
-        cards = v("cards")[:, :, :self.n]  # (k, 24, n, 9), reporters 1/2 each
+        # the seats of the largest game among the rows: a smaller game's extra seats are all zeros,
+        # which no maximum or sum below can tell from an absent seat
+        n = int(observations[:, self.layout["seats"]].sum(axis=1).max())
+        cards = v("cards")[:, :, :n]  # (k, 24, n, 9), reporters 1/2 each
         on_table, body, vertical, known, estimate, best_opp, da_shown, top_shown = read_contracts(
             cards, v("facedown"), v("assigned"), v("swiss_facedown"), v("contract_where"))
         legal = action_masks != 0

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..core import Agent, GameEnv, PolicyFileError
-from ..core.agents import act_batch, first_row, legal_counts, seed_agent
+from ..core.agents import act_batch, first_row, legal_counts, plays_any_count, seed_agent
 from ..named_bots import named_bot
 from .writer import named_arrays, write_policy_file
 
@@ -55,6 +55,11 @@ class NumpyPolicy:
         self.prior_bot: Agent | None = None  # built for one env by bind()
         # sampling draws from softmax(logits / temperature): > 1 spreads the moves of a peaked policy
         self.temperature = float(self.meta.get("temperature", 1.0))
+
+    @property
+    def any_player_count(self) -> bool:
+        """The network reads every count's padded observation; a prior bot must play every count too."""
+        return self.prior is None or (self.prior_bot is not None and plays_any_count(self.prior_bot))
 
     def bind(self, env: GameEnv, seed: int | None = None) -> NumpyPolicy:
         """Ready this policy for `env`: a policy with a prior builds its bot there (seeded by `seed`)."""

@@ -10,7 +10,7 @@ import pytest
 
 import corruption_envs
 from corruption_envs.bots import make_agent
-from corruption_envs.core.agents import draws_below
+from corruption_envs.core.agents import draws_below, plays_any_count
 from corruption_envs.policy import NumpyPolicy, check_compatible, read_policy_file
 
 POLICIES = Path(__file__).resolve().parents[2] / "policies"
@@ -74,6 +74,43 @@ CASES = [(game, n, bot) for game, counts in PLAYER_COUNTS.items() for n in count
 def test_a_named_bot_decides_a_batch_as_row_by_row(game, n, bot):
     env = corruption_envs.env(game, num_players=n)
     assert_batch_matches_rows(lambda: make_agent(bot, env, seed=7), game, n)
+
+
+def mixed_count_rows(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of every tested count of `game`, shuffled together, and each row's count."""
+    parts = [rows(game, n) for n in PLAYER_COUNTS[game]]
+    counts = np.concatenate([np.full(len(o), n) for n, (o, _) in zip(PLAYER_COUNTS[game], parts)])
+    order = np.random.default_rng(0).permutation(len(counts))
+    return (np.concatenate([o for o, _ in parts])[order], np.concatenate([m for _, m in parts])[order],
+            counts[order])
+
+
+ANY_COUNT_BOTS = {"corruption": ("random", "heuristic", "expert"), "corruptia": ("random",),
+                  "construction": ("random",)}
+
+
+@pytest.mark.parametrize("game,bot", [(g, b) for g, bots in NAMED.items() for b in bots])
+def test_which_named_bots_play_every_player_count(game, bot):
+    """Corruption's rule bots read each row's seats; Corruptia's heuristic is built for one count's
+    grid, and Construction's for one count's seats."""
+    env = corruption_envs.env(game, num_players=PLAYER_COUNTS[game][0])
+    assert plays_any_count(make_agent(bot, env, seed=0)) == (bot in ANY_COUNT_BOTS[game])
+
+
+@pytest.mark.parametrize("game,bot", [(g, b) for g, bots in ANY_COUNT_BOTS.items() for b in bots])
+def test_a_bot_of_any_count_decides_mixed_counts_as_each_count_bot(game, bot):
+    """Built at one count, it decides each row of a batch of mixed counts as the bot built for that row's
+    count would, from the same generator state; and its batch decides as its rows one by one."""
+    observations, masks, counts = mixed_count_rows(game)
+    mixed = make_agent(bot, corruption_envs.env(game, num_players=PLAYER_COUNTS[game][0]), seed=11)
+    own = {n: make_agent(bot, corruption_envs.env(game, num_players=n), seed=0) for n in PLAYER_COUNTS[game]}
+    expected = []
+    for o, m, n in zip(observations, masks, counts.tolist()):
+        own[n].rng.bit_generator.state = mixed.rng.bit_generator.state
+        expected.append(own[n].act(o, m))
+        assert mixed.act(o, m) == expected[-1]
+    batched = make_agent(bot, corruption_envs.env(game, num_players=PLAYER_COUNTS[game][-1]), seed=11)
+    assert batched.act_batch(observations, masks).tolist() == expected
 
 
 def committed_policies() -> list[tuple[str, int, Path]]:
