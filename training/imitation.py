@@ -29,6 +29,7 @@ from corruption_envs.match import play_match
 
 from .config import bot_option
 from .evaluate import against_baselines
+from .nonzeros import nonzero_entries
 
 
 class SparseRows:
@@ -40,8 +41,8 @@ class SparseRows:
 
     @classmethod
     def of(cls, dense: np.ndarray) -> SparseRows:
-        r, c = np.nonzero(dense)
-        return cls(np.searchsorted(r, np.arange(len(dense) + 1)), c.astype(np.int32), dense[r, c], dense.shape[1])
+        r, c, values = nonzero_entries(dense)
+        return cls(np.searchsorted(r, np.arange(len(dense) + 1)), c.astype(np.int32), values, dense.shape[1])
 
     @classmethod
     def merge(cls, parts: list[SparseRows], width: int) -> SparseRows:

@@ -19,6 +19,8 @@ import torch.nn.functional as F
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
+from .nonzeros import nonzero_entries
+
 
 @dataclass(frozen=True)
 class NonZeros:
@@ -32,12 +34,9 @@ class NonZeros:
 
     @classmethod
     def of(cls, x: th.Tensor) -> NonZeros:
-        # numpy finds a float batch's non-zeros three times as fast as torch.nonzero on the CPU
-        dense = x.detach().cpu().numpy()
-        flat = np.flatnonzero(dense != 0)
-        rows, columns = np.divmod(flat, dense.shape[1])
-        counts = np.bincount(rows, minlength=dense.shape[0])
-        found = (rows, columns, dense.reshape(-1)[flat], np.cumsum(counts) - counts)
+        rows, columns, values = nonzero_entries(x.detach().cpu().numpy())  # faster than torch.nonzero
+        counts = np.bincount(rows, minlength=x.shape[0])
+        found = (rows, columns, values, np.cumsum(counts) - counts)
         return cls(*(th.from_numpy(a).to(x.device) for a in found), tuple(x.shape))
 
     def transposed(self) -> th.Tensor:
