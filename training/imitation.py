@@ -127,7 +127,8 @@ def collect(
     agents = [make_agent(teacher, env, seed=int(rng.integers(2**31))) for env in envs]
     lineups = [[present.index(n)] * n for n in counts.tolist()]
     rec = Recorder(explore, rng)
-    results = play_match(game, agents, lineups, deals, env_config, observer=rec)
+    # 1,024 games at once, not 256: a teacher bot's cost is much per call, and it decides 4x the rows a call
+    results = play_match(game, agents, lineups, deals, env_config, batch_size=1024, observer=rec)
     g, seats = np.concatenate(rec.games), np.concatenate(rec.seats)
     # each decision's return: its seat's final reward, discounted by that seat's decisions after it
     order = np.lexsort((np.arange(len(g)), seats, g))
