@@ -4,8 +4,8 @@ One uniform number per row picks among that row's legal actions. A mask of bytes
 or bool) is read eight bytes at a time: the row's legal actions are counted word by word, then the
 chosen one found from the row's first legal action, so a wide, sparse mask (Corruptia's 2,154 actions,
 ~5 legal) costs a few hundred word reads rather than two byte-by-byte scans. A row of at least
-SPARSE_WIDTH bytes is counted skipping four all-zero words at a time; a
-narrower one (Corruption's 329 actions, a fifth of them legal) sums every word, a loop that vectorises."""
+SPARSE_WIDTH bytes is counted skipping four all-zero words at a time; a narrower one (Corruption's 329
+actions, a fifth of them legal) sums every word, a loop that vectorises."""
 from __future__ import annotations
 
 import numba as nb

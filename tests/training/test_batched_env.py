@@ -101,3 +101,18 @@ def test_maskable_ppo_learns_on_it_without_an_illegal_move():
 def test_the_config_names_what_a_batch_cannot_seat(sets, says):
     with pytest.raises(cfg.ConfigError, match=says):
         cfg.load("corruption", sets=["run.vec_env=batched", *sets])
+
+
+@pytest.mark.parametrize("game,players,per_count", [("corruption", (3, 7), False), ("corruptia", (3, 5), True)])
+def test_a_bot_that_plays_every_count_is_one_actor_for_all_counts(game, players, per_count):
+    """Corruption's heuristic reads each row's seats, so one of it decides the rows of every count in
+    one call; Corruptia's is built for one count's grid, so each count gets its own."""
+    venv = BatchedSelfPlayVecEnv(game, {}, players, bots_only({"heuristic": 1.0}), 32, seed=1)
+    for _ in run_steps(venv, 30, np.random.default_rng(0)):
+        pass
+    assert len(set(venv.batch.num_players.tolist())) > 1
+    built_for = [key[2] for key in venv._actor_index if key[:2] == ("bot", "heuristic")]
+    if per_count:
+        assert len(built_for) > 1 and None not in built_for
+    else:
+        assert built_for == [None]
