@@ -7,6 +7,8 @@ env's generator, or a named bot); the opponents move until the learner is on tur
 learner is paid its terminal reward even when an opponent's move ends the game; a game that ends before
 the learner's first move is not played by it. What changes is the cost: every opponent decides once
 per step for all the games where it is on turn (`act_batch`), and the engine steps the games together.
+The observations a step returns stay as they are through the next step (SB3 reads them then) and are
+rewritten by the one after: copy them to keep them longer.
 """
 from __future__ import annotations
 
@@ -60,7 +62,9 @@ class BatchedSelfPlayVecEnv(VecEnv):
         self.kinds: list[list[str]] = [[] for _ in range(B)]
         self.actors: list[Agent] = []
         self._actor_index: dict[tuple, int] = {}
-        self._obs = np.zeros((B, self.observation_space.shape[0]), np.float32)
+        # the observations handed out alternate between two arrays, none made per step: SB3's rollout
+        # reads the last step's array (and copies it into its buffer) while this step's is written
+        self._obs = [np.zeros((B, self.observation_space.shape[0]), np.float32) for _ in range(2)]
         self._actions = np.zeros(B, np.int64)
         self.random_agent = RandomAgent(int(self.rng.integers(2**31)))
         self.batch = None
@@ -157,7 +161,8 @@ class BatchedSelfPlayVecEnv(VecEnv):
             self._seat_opponents(row)
 
     def _observe(self) -> np.ndarray:
-        b, obs = self.batch, self._obs
+        self._obs.reverse()
+        b, obs = self.batch, self._obs[0]
         obs[:, : self.obs_size] = b.observation
         if self.prior:
             obs[:, self.obs_size:] = 0.0
@@ -168,7 +173,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
             for k in np.unique(who).tolist():
                 sel = np.flatnonzero(who == k)
                 obs[sel, self.obs_size + act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])] = 1.0
-        return obs.copy()
+        return obs
 
     # --- VecEnv -------------------------------------------------------------------------------------
     def reset(self) -> np.ndarray:

@@ -116,3 +116,16 @@ def test_a_bot_that_plays_every_count_is_one_actor_for_all_counts(game, players,
         assert len(built_for) > 1 and None not in built_for
     else:
         assert built_for == [None]
+
+
+def test_a_steps_observations_stay_as_they_are_through_the_next_step():
+    """SB3's rollout stores the observations it acted on after the next step has been taken."""
+    venv = BatchedSelfPlayVecEnv("corruption", {}, (3, 5), bots_only(), 8, seed=2)
+    rng = np.random.default_rng(1)
+    before = venv.reset()
+    kept = before.copy()
+    for _ in range(5):
+        masks = venv.action_masks()
+        after = venv.step((rng.random(masks.shape) * masks).argmax(axis=1))[0]
+        assert np.array_equal(before, kept) and after is not before
+        before, kept = after, after.copy()
