@@ -1,18 +1,12 @@
 """The learner's policy (training.learner_policy) is SB3's MlpPolicy computed faster: the same
-parameters from the same seed, the same outputs and gradients, the same exported file."""
+parameters from the same seed, the same outputs and gradients (its exported file: test_policy_io.py)."""
 import gymnasium as gym
 import numpy as np
-import pytest
 import torch
-from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from tests.training.test_policy_io import META, observations
-from training.export import export_actor
 from training.learner_policy import LearnerPolicy
-from training.pool import OpponentPool
 from training.sparse_input import SparseInputLinear
-from training.wrapper import SelfPlayEnv
 
 OBS, ACTIONS = 400, 60
 ARCH = {"net_arch": {"pi": [32, 16], "vf": [32, 16]}, "activation_fn": torch.nn.Tanh}
@@ -77,19 +71,3 @@ def test_the_sparse_layer_equals_the_dense_one_on_an_all_zero_batch():
     zeros = torch.zeros(4, OBS)
     assert torch.equal(sparse(zeros), layer(zeros))
     assert sparse.weight is layer.weight and sparse.bias is layer.bias
-
-
-@pytest.fixture(scope="module")
-def model():
-    env = SelfPlayEnv("toy", {}, (2, 3), OpponentPool({"random": 1.0}, 1, 2.0), seed=0)
-    m = MaskablePPO(LearnerPolicy, env, n_steps=64, batch_size=64, n_epochs=1, seed=1, device="cpu",
-                    policy_kwargs={"net_arch": [16, 8], "activation_fn": torch.nn.ReLU})
-    m.learn(256)  # move the weights away from their init
-    return m
-
-
-def test_its_exported_policy_plays_exactly_like_the_torch_policy(model):
-    policy = export_actor(model, "relu", META)
-    for obs, mask in observations():
-        torch_action, _ = model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
-        assert policy.act(obs, mask) == int(torch_action)

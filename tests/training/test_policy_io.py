@@ -16,14 +16,18 @@ from training.wrapper import SelfPlayEnv
 META = {"game": "toy", "game_version": 0, "min_players": 2, "max_players": 3}
 
 
-@pytest.fixture(scope="module")
-def model():
+@pytest.fixture(scope="module", params=["MlpPolicy", "LearnerPolicy"])
+def model(request):
+    """A trained model of SB3's MlpPolicy, and of the learner's faster one (training.learner_policy)."""
     from sb3_contrib import MaskablePPO
     from torch import nn
 
+    from training.learner_policy import LearnerPolicy
+
     pool = OpponentPool({"random": 1.0}, 1, 2.0)
     env = SelfPlayEnv("toy", {}, (2, 3), pool, seed=0)
-    m = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=1, device="cpu",
+    policy = LearnerPolicy if request.param == "LearnerPolicy" else request.param
+    m = MaskablePPO(policy, env, n_steps=64, batch_size=64, n_epochs=1, seed=1, device="cpu",
                     policy_kwargs={"net_arch": [16, 8], "activation_fn": nn.ReLU})
     m.learn(256)  # move the weights away from their init
     return m
