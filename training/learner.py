@@ -13,6 +13,7 @@ from .export import ACTIVATION_MODULES
 from .pool import OpponentPool
 from .learner_policy import LearnerPolicy
 from .prior import PriorPolicy
+from .sparse_buffer import SparseRolloutBuffer
 from .wrapper import SelfPlayEnv
 
 
@@ -31,7 +32,7 @@ def build_model(config: dict[str, Any], venv: VecEnv, out: Path) -> MaskablePPO:
         learning_rate=schedule, n_steps=ppo["n_steps"], batch_size=ppo["batch_size"],
         n_epochs=ppo["n_epochs"], gamma=ppo["gamma"], gae_lambda=ppo["gae_lambda"],
         clip_range=ppo["clip_range"], ent_coef=ppo["ent_coef"], vf_coef=ppo["vf_coef"],
-        max_grad_norm=ppo["max_grad_norm"],
+        max_grad_norm=ppo["max_grad_norm"], rollout_buffer_class=SparseRolloutBuffer,
         policy_kwargs=policy_kwargs,
         tensorboard_log=str(out / "tensorboard"), seed=config["run"]["seed"], device="cpu", verbose=0,
     )

@@ -1,14 +1,16 @@
 """The learner's network: MaskablePPO's MlpPolicy (separate actor and critic MLPs) with the same
 parameters and math, computed faster: first layers over the observation's non-zeros
-(`sparse_input`), masked logits normalised by one log_softmax (`legal_categorical`), fused Adam."""
+(`sparse_input`), read from a rollout buffer that keeps only those (`sparse_buffer`), masked logits
+normalised by one log_softmax (`legal_categorical`), fused Adam."""
 from __future__ import annotations
 
 from typing import Any
 
+import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from .legal_categorical import LegalCategoricalDistribution
-from .sparse_input import SparseInputMlpExtractor
+from .sparse_input import NonZeros, SparseInputMlpExtractor
 
 
 class LearnerPolicy(MaskableActorCriticPolicy):
@@ -26,3 +28,10 @@ class LearnerPolicy(MaskableActorCriticPolicy):
     def _build(self, lr_schedule: Any) -> None:
         self.action_dist = LegalCategoricalDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
+
+    def extract_features(self, obs: th.Tensor | NonZeros, features_extractor: Any = None) -> th.Tensor | NonZeros:
+        """Observations from the sparse rollout buffer (`training.sparse_buffer`) arrive as their non-zeros
+        and go to the MLPs as they are: the Box observation's preprocessing and flattening are identities."""
+        if isinstance(obs, NonZeros):
+            return obs
+        return super().extract_features(obs, features_extractor)

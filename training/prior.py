@@ -39,10 +39,13 @@ class PriorMlpExtractor(SparseInputMlpExtractor):
         super().__init__(feature_dim - num_actions, net_arch, activation_fn, device)
         self.num_actions = num_actions
 
-    def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+    def forward(self, features: th.Tensor | NonZeros) -> tuple[th.Tensor, th.Tensor]:
         k = self.num_actions
-        rows = NonZeros.of(features[..., :-k])
-        return th.cat([self.policy_net(rows), features[..., -k:]], dim=-1), self.value_net(rows)
+        if isinstance(features, NonZeros):
+            rows, hint = features.split(features.shape[1] - k)
+        else:
+            rows, hint = NonZeros.of(features[..., :-k]), features[..., -k:]
+        return th.cat([self.policy_net(rows), hint], dim=-1), self.value_net(rows)
 
     def forward_actor(self, features: th.Tensor) -> th.Tensor:
         k = self.num_actions

@@ -5,7 +5,8 @@ of the network's multiply-adds. `SparseInputLinear` is an `nn.Linear` (the same 
 checkpoints, warm starts and the exported policy file are unchanged) that computes x @ W.T + b as the
 sum of W's columns at the non-zero inputs (`embedding_bag`), and W's gradient by scattering the output
 gradient's rows at those inputs (embedding_bag's own backward, through a transposed copy of W, costs
-several times as much).
+several times as much). W is held in memory as its transpose (inputs x outputs, the table embedding_bag
+reads, and the layout the scatter writes its gradient in), so no pass copies or transposes it.
 The actor and the critic read the same observation: `SparseInputMlpExtractor` finds its non-zeros once
 for both.
 """
@@ -37,9 +38,24 @@ class NonZeros:
     @classmethod
     def of(cls, x: th.Tensor) -> NonZeros:
         rows, columns, values = nonzero_entries(x.detach().cpu().numpy())  # faster than torch.nonzero
-        counts = np.bincount(rows, minlength=x.shape[0])
+        return cls.from_numpy(rows, columns, values, tuple(x.shape), x.device)
+
+    @classmethod
+    def from_numpy(cls, rows: np.ndarray, columns: np.ndarray, values: np.ndarray, shape: tuple[int, int],
+                   device: Any = "cpu") -> NonZeros:
+        """The entries (row by row, columns ascending within a row) of a `shape` batch."""
+        counts = np.bincount(rows, minlength=shape[0])
         found = (rows, columns, values, np.cumsum(counts) - counts)
-        return cls(*(th.from_numpy(a).to(x.device) for a in found), tuple(x.shape))
+        return cls(*(th.from_numpy(a).to(device) for a in found), shape)
+
+    def split(self, at: int) -> tuple[NonZeros, th.Tensor]:
+        """The entries of the columns before `at`, and the columns from `at` on as a dense tensor."""
+        rows, columns, values = (a.cpu().numpy() for a in (self.rows, self.columns, self.values))
+        head = columns < at
+        tail = np.zeros((self.shape[0], self.shape[1] - at), values.dtype)
+        tail[rows[~head], columns[~head] - at] = values[~head]
+        return (NonZeros.from_numpy(rows[head], columns[head], values[head], (self.shape[0], at), self.values.device),
+                th.from_numpy(tail).to(self.values.device))
 
     def transposed(self) -> th.Tensor:
         """X.T as a sparse (inputs x rows) tensor: its entries are distinct, so it needs no coalescing."""
@@ -53,7 +69,8 @@ class _SparseProduct(th.autograd.Function):
     @staticmethod
     def forward(ctx: Any, weight: th.Tensor, bias: th.Tensor, x: NonZeros) -> th.Tensor:
         ctx.x = x
-        # embedding_bag reads rows of an (inputs x outputs) table: W transposed, made contiguous
+        # embedding_bag reads rows of an (inputs x outputs) table: W's transpose, which is W's own
+        # storage (`SparseInputLinear.sharing`), so this makes no copy
         table = weight.t().contiguous()
         return F.embedding_bag(x.columns, table, x.offsets, mode="sum", per_sample_weights=x.values) + bias
 
@@ -95,9 +112,12 @@ class SparseInputLinear(nn.Linear):
 
     @classmethod
     def sharing(cls, layer: nn.Linear) -> SparseInputLinear:
-        """A SparseInputLinear holding `layer`'s own parameters (no new ones drawn)."""
+        """A SparseInputLinear with `layer`'s parameter values (no new ones drawn), its weight stored
+        transposed: the same (outputs x inputs) tensor to every reader, and its gradient (the scatter's
+        table, transposed) in the same layout, so the optimizer's update makes no copy either."""
         sparse = nn.utils.skip_init(cls, layer.in_features, layer.out_features, bias=layer.bias is not None)
-        sparse.weight, sparse.bias = layer.weight, layer.bias
+        sparse.weight = nn.Parameter(layer.weight.detach().t().contiguous().t(), layer.weight.requires_grad)
+        sparse.bias = layer.bias
         return sparse
 
 
@@ -110,9 +130,10 @@ class SparseInputMlpExtractor(MlpExtractor):
             if len(net) and isinstance(net[0], nn.Linear):
                 net[0] = SparseInputLinear.sharing(net[0])
 
-    def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
-        if features.dim() != 2 or not len(self.policy_net) or not len(self.value_net):
-            return super().forward(features)
-        rows = NonZeros.of(features)
-        return self.policy_net(rows), self.value_net(rows)
+    def forward(self, features: th.Tensor | NonZeros) -> tuple[th.Tensor, th.Tensor]:
+        if isinstance(features, th.Tensor):
+            if features.dim() != 2 or not len(self.policy_net) or not len(self.value_net):
+                return super().forward(features)
+            features = NonZeros.of(features)
+        return self.policy_net(features), self.value_net(features)
 

@@ -70,4 +70,14 @@ def test_the_sparse_layer_equals_the_dense_one_on_an_all_zero_batch():
     sparse = SparseInputLinear.sharing(layer)
     zeros = torch.zeros(4, OBS)
     assert torch.equal(sparse(zeros), layer(zeros))
-    assert sparse.weight is layer.weight and sparse.bias is layer.bias
+    assert torch.equal(sparse.weight, layer.weight) and sparse.bias is layer.bias
+
+
+def test_the_sparse_layer_holds_its_weight_and_gradient_transposed_in_memory():
+    """embedding_bag's table is W.T and the scatter writes W.T's gradient: stored that way, neither the
+    forward pass nor the optimizer copies a transposed W (a fifth of a Corruption PPO update)."""
+    sparse = SparseInputLinear.sharing(torch.nn.Linear(OBS, 8))
+    obs, _, _ = batch()
+    sparse(obs).sum().backward()
+    assert sparse.weight.t().is_contiguous() and sparse.weight.grad.t().is_contiguous()
+    assert torch.allclose(sparse.weight.grad, torch.ones(obs.shape[0], 8).t() @ obs, atol=1e-5)
