@@ -37,9 +37,13 @@ SUBSET_STEPS = np.array([round(sum(VALUES[b] for b in range(NUM_BRIBES) if m >> 
                          for m in range(NUM_SUBSETS)])  # each subset's money, in steps of the grid
 
 
-def normal_cdf(x: np.ndarray) -> np.ndarray:
-    """A logistic approximation of the standard normal CDF (error < 0.01; numpy has no erf)."""
-    return 1.0 / (1.0 + np.exp(-1.702 * x))
+def normal_cdf(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """A logistic approximation of the standard normal CDF (error < 0.01; numpy has no erf), into `out`
+    if given (it may be `x`)."""
+    y = np.multiply(x, -1.702, out=out)
+    np.exp(y, out=y)
+    np.add(y, 1.0, out=y)
+    return np.divide(1.0, y, out=y)
 
 
 class ExpertAgent(HeuristicAgent):
@@ -87,8 +91,10 @@ class ExpertAgent(HeuristicAgent):
         where = np.full(read["on_table"].shape, -1)
         where[table] = np.arange(table[0].size)
         mu, sd = mu[table][:, :, None], sd[table][:, :, None]  # (j, opponent, grid)
-        # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total
-        cdf = normal_cdf((GRID - STEP - mu) / sd)
+        # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total;
+        # computed in place in one array: (j, opponents, grid) temporaries cost more than the arithmetic
+        cdf = np.subtract(GRID - STEP, mu)
+        normal_cdf(np.divide(cdf, sd, out=cdf), out=cdf)
         # a seat beyond its row's game is beaten for sure: a factor 1 leaves the product exact
         absent = self._view(observations, "seats")[:, 1:mu.shape[1] + 1][table[0]] == 0
         cdf[absent] = 1.0
@@ -206,21 +212,32 @@ def _stages(worth: np.ndarray, where: np.ndarray, at: np.ndarray, contracts: np.
     stages[j + 1, s]: the best worth added on the first j + 1 contracts by exactly the bribes of subset s
     (-inf where s is out of reach)."""
     m = contracts.size
-    gain = np.empty((m, NUM_SUBSETS))
+    # only subsets of the bribes held are ever reached or read: gain is left 0 on the others, and the
+    # stages walk the subsets a of what h leaves (their order is free: each a reaches its own h | a)
+    gain = np.zeros((m, NUM_SUBSETS))
     for j in range(m):
         c = contracts[j]
-        for s in range(NUM_SUBSETS):
-            grid = worth[where[c]]
+        grid = worth[where[c]]
+        s = held
+        while True:
             gain[j, s] = grid[min(at[c] + SUBSET_STEPS[s], GRID.size - 1)] - grid[at[c]]
+            if s == 0:
+                break
+            s = (s - 1) & held
     stages = np.full((m + 1, NUM_SUBSETS), -np.inf)
     stages[0, 0] = 0.0
     for j in range(m):
         for h in range(NUM_SUBSETS):
             if stages[j, h] == -np.inf:
                 continue
-            for a in range(NUM_SUBSETS):
-                if a & h == 0 and a & ~held == 0 and stages[j, h] + gain[j, a] > stages[j + 1, h | a]:
+            free = held & ~h
+            a = free
+            while True:
+                if stages[j, h] + gain[j, a] > stages[j + 1, h | a]:
                     stages[j + 1, h | a] = stages[j, h] + gain[j, a]
+                if a == 0:
+                    break
+                a = (a - 1) & free
     return stages, gain
 
 
