@@ -81,3 +81,21 @@ def test_the_sparse_layer_holds_its_weight_and_gradient_transposed_in_memory():
     sparse(obs).sum().backward()
     assert sparse.weight.t().is_contiguous() and sparse.weight.grad.t().is_contiguous()
     assert torch.allclose(sparse.weight.grad, torch.ones(obs.shape[0], 8).t() @ obs, atol=1e-5)
+
+
+def test_the_legal_categorical_matches_sb3s_masked_categorical_with_ties_going_to_the_lowest_action():
+    from sb3_contrib.common.maskable.distributions import MaskableCategorical
+
+    from training.legal_categorical import LegalCategorical
+
+    gen = torch.Generator().manual_seed(1)
+    logits = torch.randint(0, 3, (40, ACTIONS), generator=gen).float()  # many ties
+    masks = torch.rand(40, ACTIONS, generator=gen) < torch.linspace(0.02, 0.9, 40)[:, None]  # rows of every width
+    masks[:, 11] = True
+    ours, theirs = LegalCategorical(logits, masks), MaskableCategorical(logits=logits, masks=masks)
+    assert torch.allclose(ours.probs, theirs.probs, atol=1e-6) and ours.probs[~masks].max() == 0.0
+    assert torch.allclose(ours.entropy(), theirs.entropy(), atol=1e-5)
+    legal = torch.tensor([int(np.flatnonzero(m)[-1]) for m in masks.numpy()])
+    assert torch.allclose(ours.log_prob(legal), theirs.log_prob(legal), atol=1e-5)
+    assert torch.equal(ours.mode(), torch.where(masks, logits, -1e8).argmax(dim=1))
+    assert masks[torch.arange(40), ours.sample()].all()
