@@ -29,46 +29,7 @@ from corruption_envs.match import play_match
 
 from .config import bot_option
 from .evaluate import against_baselines
-from .nonzeros import nonzero_entries
-
-
-class SparseRows:
-    """Float32 rows kept as their nonzero entries (an observation is mostly zeros: a Corruption one has
-    about 120 of 3,391), handed out dense by index: `rows[idx]` is a (len(idx), width) array."""
-
-    def __init__(self, start: np.ndarray, cols: np.ndarray, values: np.ndarray, width: int) -> None:
-        self.start, self.cols, self.values, self.width = start, cols, values, width  # row i: start[i]:start[i+1]
-
-    @classmethod
-    def of(cls, dense: np.ndarray) -> SparseRows:
-        r, c, values = nonzero_entries(dense)
-        return cls(np.searchsorted(r, np.arange(len(dense) + 1)), c.astype(np.int32), values, dense.shape[1])
-
-    @classmethod
-    def merge(cls, parts: list[SparseRows], width: int) -> SparseRows:
-        """The rows of `parts`, in order."""
-        if not parts:
-            return cls(np.zeros(1, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32), width)
-        offsets = np.cumsum([0] + [len(p.values) for p in parts[:-1]])
-        start = np.concatenate([[0]] + [p.start[1:] + o for p, o in zip(parts, offsets)])
-        return cls(start, np.concatenate([p.cols for p in parts]), np.concatenate([p.values for p in parts]), width)
-
-    def __len__(self) -> int:
-        return len(self.start) - 1
-
-    def __getitem__(self, idx: np.ndarray | int) -> np.ndarray:
-        idx = np.asarray(idx)
-        if idx.ndim == 0:
-            return self[idx[None]][0]
-        if idx.dtype == bool:
-            idx = np.flatnonzero(idx)
-        lo, hi = self.start[idx], self.start[idx + 1]
-        counts = hi - lo
-        rows = np.repeat(np.arange(len(idx)), counts)
-        at = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
-        out = np.zeros((len(idx), self.width), np.float32)
-        out[rows, self.cols[at]] = self.values[at]
-        return out
+from .sparse_rows import SparseRows
 
 
 @dataclass
@@ -160,9 +121,20 @@ def fit(
     test, train = order[:n_test], order[n_test:]
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
 
-    def batch(idx: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    from .learner_policy import LearnerPolicy
+    from .sparse_input import NonZeros
+
+    # the learner's policy trains on stored rows as their non-zeros, with no dense copy to search again
+    # (evaluate_actions reads them; SB3's get_distribution and predict_values take dense rows only)
+    sparse_training = isinstance(policy, LearnerPolicy) and isinstance(data.observations, SparseRows) and not prior
+
+    def batch(idx: torch.Tensor, sparse: bool = False) -> tuple[Any, ...]:
         i = idx.numpy()
-        obs, act = torch.from_numpy(data.observations[i]), torch.from_numpy(data.actions[i])
+        act = torch.from_numpy(data.actions[i])
+        if sparse:
+            obs = NonZeros.from_numpy(*data.observations.entries(i), (len(i), data.observations.width))
+        else:
+            obs = torch.from_numpy(data.observations[i])
         if prior:  # the prior's one-hot, built per batch (a stored copy would double the data)
             obs = torch.cat([obs, F.one_hot(act, data.masks.shape[1]).float()], dim=1)
         return obs, act, torch.from_numpy(data.masks[i]), torch.from_numpy(data.returns[i])
@@ -170,7 +142,7 @@ def fit(
     policy.set_training_mode(True)
     for _ in range(epochs):
         for idx in train[torch.randperm(len(train), generator=gen)].split(batch_size):
-            obs, act, mask, ret = batch(idx)
+            obs, act, mask, ret = batch(idx, sparse_training)
             values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
             loss = 0.5 * F.mse_loss(values.flatten(), ret)
             if not critic_only:

@@ -45,7 +45,7 @@ class NonZeros:
                    device: Any = "cpu") -> NonZeros:
         """The entries (row by row, columns ascending within a row) of a `shape` batch."""
         counts = np.bincount(rows, minlength=shape[0])
-        found = (rows, columns, values, np.cumsum(counts) - counts)
+        found = (rows, columns.astype(np.int64, copy=False), values, np.cumsum(counts) - counts)
         return cls(*(th.from_numpy(a).to(device) for a in found), shape)
 
     def split(self, at: int) -> tuple[NonZeros, th.Tensor]:

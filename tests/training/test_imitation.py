@@ -126,7 +126,7 @@ def test_with_a_prior_only_the_critic_is_fitted(demos):
 
 
 def test_sparse_rows_give_back_the_dense_rows_by_any_index():
-    from training.imitation import SparseRows
+    from training.sparse_rows import SparseRows
 
     rng = np.random.default_rng(0)
     chunks = [np.where(rng.random((k, 50)) < 0.1, rng.random((k, 50)), 0).astype(np.float32) for k in (7, 0, 13, 1)]
@@ -136,3 +136,27 @@ def test_sparse_rows_give_back_the_dense_rows_by_any_index():
     idx = rng.permutation(len(dense))[:9]
     assert np.array_equal(rows[idx], dense[idx]) and np.array_equal(rows[3], dense[3])
     assert np.array_equal(rows[dense[:, 0] > 0], dense[dense[:, 0] > 0])
+
+
+def test_the_learners_policy_fits_stored_rows_as_their_non_zeros_exactly_as_dense_ones(demos):
+    """The learner's policy trains on the demonstrations' non-zeros (no dense copy); the fit is the same."""
+    import dataclasses
+
+    import gymnasium as gym
+    import torch
+
+    from training.learner_policy import LearnerPolicy
+    from training.sparse_input import NonZeros
+
+    dense = dataclasses.replace(demos, observations=demos.observations[np.arange(len(demos))])
+    space = gym.spaces.Box(0.0, 1.0, (dense.observations.shape[1],), np.float32)
+    fitted, seen = [], []
+    for data in (demos, dense):
+        torch.manual_seed(0)
+        policy = LearnerPolicy(space, gym.spaces.Discrete(demos.masks.shape[1]), lambda _: 1e-3, net_arch=[16, 16])
+        evaluate = policy.evaluate_actions
+        policy.evaluate_actions = lambda obs, *a, **k: (seen.append(type(obs)), evaluate(obs, *a, **k))[1]
+        fit(policy, data, epochs=3, batch_size=32, learning_rate=3e-3, seed=0)
+        fitted.append(policy.state_dict())
+    assert set(seen[:len(seen) // 2]) == {NonZeros} and set(seen[len(seen) // 2:]) == {torch.Tensor}
+    assert all(torch.equal(a, b) for a, b in zip(fitted[0].values(), fitted[1].values()))
