@@ -8,7 +8,9 @@ Each variant builds the run as `python -m training.selfplay` does (model, vec en
 the untrained policy as its first snapshot), then times `model.learn(steps)` in CPU seconds of this
 process: the rollout (opponents, env, the learner's forward passes) and the PPO updates, without the
 imitation warm start, exploiters or evaluations (they are not learner steps). Rounds alternate the
-variants and the best round of each counts.
+variants and the best round of each counts. The wrapper runs twice: with sb3-contrib's own MlpPolicy
+and rollout buffer, as training ran before the batched engine (not for a policy with a prior bot, which
+is always the learner's own), and with the learner's policy the batched rollout uses too.
 """
 from __future__ import annotations
 
@@ -22,26 +24,38 @@ from typing import Sequence
 from corruption_envs.core.threads import one_blas_thread
 
 # the wrapper as the configs ran it before the batched rollout: 8 games, 256 steps each per rollout
-VARIANTS = {
-    "wrapper (dummy, 8 envs)": ["run.vec_env=dummy", "run.n_envs=8", "ppo.n_steps=256"],
-    "batched (config)": ["run.vec_env=batched"],
+WRAPPER = ["run.vec_env=dummy", "run.n_envs=8", "ppo.n_steps=256"]
+VARIANTS = {  # name: (config overrides, sb3-contrib's own MlpPolicy and buffer)
+    "wrapper, MlpPolicy": (WRAPPER, True),
+    "wrapper": (WRAPPER, False),
+    "batched (config)": (["run.vec_env=batched"], False),
 }
 OFF = ["imitation.games=0", "pool.exploiter_every=0", "eval.every=100000000", "run.checkpoint_every=100000000"]
 
 
-def time_learn(game: str, sets: Sequence[str], steps: int) -> float:
-    """Learner steps per CPU-second of `model.learn(steps)` for the game's config with `sets`."""
+def time_learn(game: str, sets: Sequence[str], steps: int, plain: bool = False) -> float | None:
+    """Learner steps per CPU-second of `model.learn(steps)` for the game's config with `sets` (None: a
+    `plain` MlpPolicy for a config whose policy has a prior bot, which only the learner's policy has)."""
     import torch
+    from stable_baselines3.common.utils import set_random_seed
 
     from training import config as cfg
     from training.export import export_actor
-    from training.selfplay import start
+    from training.learner import build_model, make_venv
+    from training.pool import OpponentPool
 
     config = cfg.load(game, sets=[*OFF, *sets])
+    prior = cfg.bot_option(config, "prior")
+    if plain and prior:
+        return None
     torch.set_num_threads(config["run"]["torch_threads"])
+    set_random_seed(config["run"]["seed"])
+    pool_cfg = config["pool"]
+    pool = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"])
     with tempfile.TemporaryDirectory() as tmp:
-        model, venv, pool = start(config, Path(tmp), None)
-        pool.add(export_actor(model, config["ppo"]["activation"], prior=cfg.bot_option(config, "prior")), 0)
+        venv = make_venv(config, pool)  # as training.selfplay.start builds the run
+        model = build_model(config, venv, Path(tmp), plain=plain)
+        pool.add(export_actor(model, config["ppo"]["activation"], prior=prior), 0)
         begin = time.process_time()
         model.learn(steps)
         elapsed = time.process_time() - begin
@@ -57,16 +71,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--steps", type=int, default=8192, help="learner steps per variant and round")
     p.add_argument("--rounds", type=int, default=1)
     args = p.parse_args(argv)
-    print("| game | " + " | ".join(VARIANTS) + " | batched / wrapper |")
-    print("|---|" + "---|" * (len(VARIANTS) + 1))
+    names = list(VARIANTS)
+    print("| game | " + " | ".join(names) + " | batched / wrapper, MlpPolicy | batched / wrapper |")
+    print("|---|" + "---|" * (len(names) + 2))
     for game in args.game:
-        best = dict.fromkeys(VARIANTS, 0.0)
+        best: dict[str, float | None] = dict.fromkeys(names, 0.0)
         for _ in range(args.rounds):
-            for name, sets in VARIANTS.items():
-                best[name] = max(best[name], time_learn(game, sets, args.steps))
-        rates = list(best.values())
-        print(f"| {game} | " + " | ".join(f"{r:,.0f}" for r in rates) + f" | {rates[-1] / rates[0]:.1f}x |",
-              flush=True)
+            for name, (sets, plain) in VARIANTS.items():
+                rate = time_learn(game, sets, args.steps, plain)
+                best[name] = None if rate is None else max(best[name] or 0.0, rate)
+        batched = best["batched (config)"]
+        cells = ["-" if r is None else f"{r:,.0f}" for r in best.values()]
+        ratios = ["-" if best[w] is None else f"{batched / best[w]:.1f}x" for w in ("wrapper, MlpPolicy", "wrapper")]
+        print(f"| {game} | " + " | ".join(cells + ratios) + " |", flush=True)
     return 0
 
 

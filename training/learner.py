@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 from . import config as cfg
@@ -17,22 +18,26 @@ from .sparse_buffer import SparseRolloutBuffer
 from .wrapper import SelfPlayEnv
 
 
-def build_model(config: dict[str, Any], venv: VecEnv, out: Path) -> MaskablePPO:
-    """A fresh MaskablePPO on `venv` (TensorBoard logs under `out`), seeded by `run.seed`."""
+def build_model(config: dict[str, Any], venv: VecEnv, out: Path, plain: bool = False) -> MaskablePPO:
+    """A fresh MaskablePPO on `venv` (TensorBoard logs under `out`), seeded by `run.seed`; `plain`: with
+    sb3-contrib's own MlpPolicy and rollout buffer (the same network, computed densely: the learner's
+    policy is held to it, and benchmarks.learner_speed times both)."""
     ppo = config["ppo"]
     lr, frac = ppo["learning_rate"], ppo["lr_final_fraction"]
     schedule = lambda remaining: lr * (frac + (1.0 - frac) * remaining)  # noqa: E731 (sb3 wants a callable)
     arch = list(ppo["net_arch"])
     policy_kwargs = {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": ACTIVATION_MODULES[ppo["activation"]]}
-    policy: type = LearnerPolicy
+    policy: type = MaskableActorCriticPolicy if plain else LearnerPolicy
     if cfg.bot_option(config, "prior"):
+        if plain:
+            raise ValueError("a policy with a prior bot is the learner's own (training.prior); plain=True has none")
         policy, policy_kwargs["prior_weight"] = PriorPolicy, ppo["prior_weight"]
     return MaskablePPO(
         policy, venv,
         learning_rate=schedule, n_steps=ppo["n_steps"], batch_size=ppo["batch_size"],
         n_epochs=ppo["n_epochs"], gamma=ppo["gamma"], gae_lambda=ppo["gae_lambda"],
         clip_range=ppo["clip_range"], ent_coef=ppo["ent_coef"], vf_coef=ppo["vf_coef"],
-        max_grad_norm=ppo["max_grad_norm"], rollout_buffer_class=SparseRolloutBuffer,
+        max_grad_norm=ppo["max_grad_norm"], rollout_buffer_class=None if plain else SparseRolloutBuffer,
         policy_kwargs=policy_kwargs,
         tensorboard_log=str(out / "tensorboard"), seed=config["run"]["seed"], device="cpu", verbose=0,
     )
