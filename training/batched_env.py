@@ -26,6 +26,7 @@ from corruption_envs.core.agents import act_batch, plays_any_count
 from corruption_envs.core.rewards import pairwise_points, win_shares
 from corruption_envs.policy import NumpyPolicy
 
+from .policy_group import PolicyGroup, kind_of
 from .pool import OpponentPool
 
 LEARNER = -1  # the actor index of the learner's seat
@@ -67,6 +68,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
         self._obs = [np.zeros((B, self.observation_space.shape[0]), np.float32) for _ in range(2)]
         self._actions = np.zeros(B, np.int64)
         self.random_agent = RandomAgent(int(self.rng.integers(2**31)))
+        self._position, self._group = np.zeros(0, np.int64), None  # snapshot policies deciding together
         self.batch = None
 
     # --- who sits where -----------------------------------------------------------------------------
@@ -136,11 +138,29 @@ class BatchedSelfPlayVecEnv(VecEnv):
                 return
             actions = self._actions
             actions[:] = vector.WAIT
-            for k in np.unique(who[~waiting]):
+            deciding = np.unique(who[~waiting])
+            grouped = deciding[self._group_position()[deciding] >= 0]
+            if grouped.size > 1:  # the snapshots' rows in one call
+                sel = np.flatnonzero(np.isin(who, grouped))
+                actions[sel] = self._group.act_batch(self._position[who[sel]], b.observation[sel], b.action_mask[sel])
+                deciding = deciding[self._position[deciding] < 0]
+            for k in deciding.tolist():
                 sel = np.flatnonzero(who == k)
                 actions[sel] = act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])
             self.batch = b = self.engine.step(actions)
             self._settle(np.flatnonzero(b.terminated), rewards, dones, infos)
+
+    def _group_position(self) -> np.ndarray:
+        """Each actor's place in the group of snapshot policies that decide together (-1: alone), the
+        group made again when actors were added."""
+        if len(self._position) != len(self.actors):
+            kinds = [kind_of(a) for a in self.actors]
+            lead = next((k for k in kinds if k is not None), None)  # a run's snapshots are all of one kind
+            members = [i for i, k in enumerate(kinds) if k is not None and k == lead]
+            self._position = np.full(len(self.actors), -1, np.int64)
+            self._position[members] = np.arange(len(members))
+            self._group = PolicyGroup([self.actors[k] for k in members]) if len(members) > 1 else None
+        return self._position
 
     def _settle(self, ended: np.ndarray, rewards: np.ndarray, dones: np.ndarray, infos: list[dict]) -> None:
         """Pay the learner of each game that just ended, and seat the game that replaced it."""

@@ -137,47 +137,18 @@ class NumpyPolicy:
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """One action per row: greedy, or sampled with one `rng.random()` per row in row order (what
-        `rng.choice` draws). A batch's logits come from one matrix product per layer, which rounds unlike
-        the one-row product `act` has always used; a row whose choice is within that rounding of another
-        choice is decided again from its one-row logits, so every row chooses exactly as `act` does."""
+        `rng.choice` draws), as `act` chooses (`choose_rows`)."""
         legal = _legal(action_masks)
         moves = self._prior_moves(observations, action_masks)
         one_row = len(observations) == 1  # the one-row product itself: exact, nothing to redo
         z = self.logits(observations[0])[None] if one_row else self.logits(observations)
-        u = self.rng.random(len(z)) if self.sample else None
-        actions, fragile = self._choose(self._masked(z, legal, moves), u, check=not one_row)
-        for r in [] if one_row else np.flatnonzero(fragile):
-            exact = self._masked(self.logits(observations[r])[None], legal[r:r + 1],
-                                 None if moves is None else moves[r:r + 1])
-            actions[r] = self._choose(exact, None if u is None else u[r:r + 1], check=False)[0][0]
-        return actions
+        return choose_rows([self], np.zeros(len(z), np.int64), z, observations, legal, moves, exact=one_row)
 
     def _masked(self, z: np.ndarray, legal: np.ndarray, moves: np.ndarray | None) -> np.ndarray:
         """Logits (k, A) with the prior's bonus on its moves and -inf on illegal actions."""
         if moves is not None:
             z[np.arange(len(z)), moves] += self.prior_weight
         return np.where(legal, z, -np.inf)
-
-    def _choose(self, z: np.ndarray, u: np.ndarray | None, check: bool) -> tuple[np.ndarray, np.ndarray | None]:
-        """Per row of masked logits: the greedy action or, given uniforms `u`, the sampled one exactly as
-        `rng.choice(A, p=softmax(z / temperature))` draws it; and, if `check`, whether float32 rounding
-        of the logits (up to ROUNDING of their scale) could have changed that choice."""
-        slack = ROUNDING * (1.0 + np.abs(np.where(np.isfinite(z), z, 0.0)).max(axis=1)) if check else None
-        if u is None:
-            return np.argmax(z, axis=1), _near_tie(z, slack) if check else None
-        z = z / self.temperature
-        p = np.exp(z - z.max(axis=1, keepdims=True))
-        p /= p.sum(axis=1, keepdims=True)
-        cdf = p.astype(np.float64).cumsum(axis=1)
-        cdf /= cdf[:, -1:]
-        actions = np.count_nonzero(cdf <= u[:, None], axis=1)  # cdf.searchsorted(u, side="right")
-        if not check:
-            return actions, None
-        rows = np.arange(len(z))
-        below = np.where(actions > 0, cdf[rows, np.maximum(actions - 1, 0)], 0.0)
-        # each logit off by `slack` moves every probability by a factor within exp(+-2 slack / T)
-        margin = 4 * slack / self.temperature + 1e-6
-        return actions, (u - below <= margin) | (cdf[rows, actions] - u <= margin)
 
     def save(self, path: str | Path) -> Path:
         """Write this policy as a pickle-free .npz (the format `load_policy` reads)."""
@@ -194,6 +165,60 @@ class NumpyPolicy:
             "prior": self.prior,
             "prior_weight": self.prior_weight,
         }
+
+
+def choose_rows(policies: list[NumpyPolicy], which: np.ndarray, z: np.ndarray, observations: np.ndarray,
+                legal: np.ndarray, moves: np.ndarray | None = None, exact: bool = False) -> np.ndarray:
+    """Row i's action by policies[which[i]] (all greedy or all sampling, one shape) from its logits z[i],
+    exactly as that policy's `act` chooses. A sampling policy draws one `rng.random()` for each of its
+    rows, in row order. Logits of a batch come from one matrix product per layer, which rounds unlike
+    the one-row product `act` has always used: a row whose choice is within that rounding of another
+    choice is decided again from its one-row logits (`exact`: z are one-row logits, nothing to redo).
+    `moves`: the prior bot's move per row, for a single policy with a prior."""
+    u = None
+    if policies[0].sample:
+        if len(policies) == 1:
+            u = policies[0].rng.random(len(z))
+        else:
+            u = np.empty(len(z))
+            for p in np.unique(which).tolist():
+                rows = np.flatnonzero(which == p)
+                u[rows] = policies[p].rng.random(rows.size)
+    # a single policy divides by its temperature as a Python float, rows of several by theirs as float32:
+    # either way the float32 logits are divided in float32
+    temperature = (policies[0].temperature if len(policies) == 1
+                   else np.array([p.temperature for p in policies], np.float32)[which][:, None])
+    actions, fragile = _choose(policies[0]._masked(z, legal, moves), u, temperature, check=not exact)
+    for r in [] if exact else np.flatnonzero(fragile).tolist():
+        policy = policies[which[r]]
+        one = policy._masked(policy.logits(observations[r])[None], legal[r:r + 1],
+                             None if moves is None else moves[r:r + 1])
+        t = temperature if np.isscalar(temperature) else policy.temperature
+        actions[r] = _choose(one, None if u is None else u[r:r + 1], t, check=False)[0][0]
+    return actions
+
+
+def _choose(z: np.ndarray, u: np.ndarray | None, temperature: Any, check: bool
+            ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per row of masked logits: the greedy action or, given uniforms `u`, the sampled one exactly as
+    `rng.choice(A, p=softmax(z / temperature))` draws it; and, if `check`, whether float32 rounding
+    of the logits (up to ROUNDING of their scale) could have changed that choice."""
+    slack = ROUNDING * (1.0 + np.abs(np.where(np.isfinite(z), z, 0.0)).max(axis=1)) if check else None
+    if u is None:
+        return np.argmax(z, axis=1), _near_tie(z, slack) if check else None
+    z = z / temperature
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    cdf = p.astype(np.float64).cumsum(axis=1)
+    cdf /= cdf[:, -1:]
+    actions = np.count_nonzero(cdf <= u[:, None], axis=1)  # cdf.searchsorted(u, side="right")
+    if not check:
+        return actions, None
+    rows = np.arange(len(z))
+    below = np.where(actions > 0, cdf[rows, np.maximum(actions - 1, 0)], 0.0)
+    # each logit off by `slack` moves every probability by a factor within exp(+-2 slack / T)
+    margin = 4 * slack / (temperature if np.isscalar(temperature) else temperature[:, 0]) + 1e-6
+    return actions, (u - below <= margin) | (cdf[rows, actions] - u <= margin)
 
 
 def _sparse_product(x: np.ndarray, w: np.ndarray) -> np.ndarray:

@@ -129,3 +129,28 @@ def test_a_steps_observations_stay_as_they_are_through_the_next_step():
         after = venv.step((rng.random(masks.shape) * masks).argmax(axis=1))[0]
         assert np.array_equal(before, kept) and after is not before
         before, kept = after, after.copy()
+
+
+def test_several_snapshots_decide_in_one_call_and_play_as_each_alone(monkeypatch):
+    """The pool's snapshots decide their rows together (training.policy_group): the games are the ones
+    each snapshot deciding its own rows plays."""
+    def pool():
+        rng = np.random.default_rng(4)  # the same snapshots in both pools
+        made = OpponentPool({"self": 1.0}, max_snapshots=3, pfsp_power=2.0)
+        for i in range(3):
+            layers = [(rng.normal(0, 0.5, (5 + 24 + 1, 8)).astype(np.float32), np.zeros(8, np.float32))]
+            made.add(NumpyPolicy(layers, (rng.normal(0, 1, (8, 2)).astype(np.float32), np.zeros(2, np.float32))), i)
+        return made
+
+    pools = [pool(), pool()]
+    together = BatchedSelfPlayVecEnv("toy", {"num_rounds": 2}, (3, 4), pools[0], B, seed=6)
+    alone = BatchedSelfPlayVecEnv("toy", {"num_rounds": 2}, (3, 4), pools[1], B, seed=6)
+    monkeypatch.setattr(alone, "_group_position", lambda: np.full(len(alone.actors), -1))
+    calls = []
+    original = BatchedSelfPlayVecEnv._group_position
+    monkeypatch.setattr(together, "_group_position", lambda: calls.append(1) or original(together))
+    for (r1, d1, _), (r2, d2, _) in zip(run_steps(together, 40, np.random.default_rng(0)),
+                                        run_steps(alone, 40, np.random.default_rng(0))):
+        assert np.array_equal(r1, r2) and np.array_equal(d1, d2)
+        assert np.array_equal(together.engine.batch.observation, alone.engine.batch.observation)
+    assert calls and together._group is not None and len(together._group.policies) >= 3
