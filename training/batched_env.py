@@ -140,7 +140,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
             actions[:] = vector.WAIT
             deciding = np.unique(who[~waiting])
             grouped = deciding[self._group_position()[deciding] >= 0]
-            if grouped.size > 1:  # the snapshots' rows in one call
+            if grouped.size:  # the snapshots' rows in one call
                 sel = np.flatnonzero(np.isin(who, grouped))
                 actions[sel] = self._group.act_batch(self._position[who[sel]], b.observation[sel], b.action_mask[sel])
                 deciding = deciding[self._position[deciding] < 0]
@@ -151,15 +151,15 @@ class BatchedSelfPlayVecEnv(VecEnv):
             self._settle(np.flatnonzero(b.terminated), rewards, dones, infos)
 
     def _group_position(self) -> np.ndarray:
-        """Each actor's place in the group of snapshot policies that decide together (-1: alone), the
-        group made again when actors were added."""
+        """Each actor's place in the group of snapshot policies that decide together (-1: alone; even one
+        snapshot decides faster there), the group made again when actors were added."""
         if len(self._position) != len(self.actors):
             kinds = [kind_of(a) for a in self.actors]
             lead = next((k for k in kinds if k is not None), None)  # a run's snapshots are all of one kind
             members = [i for i, k in enumerate(kinds) if k is not None and k == lead]
             self._position = np.full(len(self.actors), -1, np.int64)
             self._position[members] = np.arange(len(members))
-            self._group = PolicyGroup([self.actors[k] for k in members]) if len(members) > 1 else None
+            self._group = PolicyGroup([self.actors[k] for k in members]) if members else None
         return self._position
 
     def _settle(self, ended: np.ndarray, rewards: np.ndarray, dones: np.ndarray, infos: list[dict]) -> None:
