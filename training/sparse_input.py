@@ -48,14 +48,13 @@ class NonZeros:
         found = (rows, columns.astype(np.int64, copy=False), values, np.cumsum(counts) - counts)
         return cls(*(th.from_numpy(a).to(device) for a in found), shape)
 
-    def split(self, at: int) -> tuple[NonZeros, th.Tensor]:
-        """The entries of the columns before `at`, and the columns from `at` on as a dense tensor."""
+    def split(self, at: int) -> tuple[NonZeros, NonZeros]:
+        """The entries of the columns before `at`, and those from `at` on (their columns counted from `at`)."""
         rows, columns, values = (a.cpu().numpy() for a in (self.rows, self.columns, self.values))
-        head = columns < at
-        tail = np.zeros((self.shape[0], self.shape[1] - at), values.dtype)
-        tail[rows[~head], columns[~head] - at] = values[~head]
-        return (NonZeros.from_numpy(rows[head], columns[head], values[head], (self.shape[0], at), self.values.device),
-                th.from_numpy(tail).to(self.values.device))
+        head, device = columns < at, self.values.device
+        return (NonZeros.from_numpy(rows[head], columns[head], values[head], (self.shape[0], at), device),
+                NonZeros.from_numpy(rows[~head], columns[~head] - at, values[~head], (self.shape[0], self.shape[1] - at),
+                                    device))
 
     def transposed(self) -> th.Tensor:
         """X.T as a sparse (inputs x rows) tensor: its entries are distinct, so it needs no coalescing."""

@@ -150,3 +150,12 @@ def test_config_names_a_bad_prior(toy_config_file):
     with pytest.raises(ConfigError, match="ppo.prior='oracle' is not allowed"):
         load_config(path=toy_config_file, sets=["ppo.prior=oracle"])
     assert load_config(path=toy_config_file, sets=["ppo.prior=heuristic"])["ppo"]["prior_weight"] == 3.0
+
+
+def test_a_tail_with_two_moves_in_a_row_is_refused(model):
+    import torch
+
+    obs = np.zeros((2, model.observation_space.shape[0]), np.float32)
+    obs[0, -2:] = 1.0  # both of the toy game's actions hinted
+    with pytest.raises(ValueError, match="must be a one-hot: a row has two moves"):
+        model.policy.get_distribution(torch.from_numpy(obs))
