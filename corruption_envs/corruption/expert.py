@@ -37,13 +37,32 @@ SUBSET_STEPS = np.array([round(sum(VALUES[b] for b in range(NUM_BRIBES) if m >> 
                          for m in range(NUM_SUBSETS)])  # each subset's money, in steps of the grid
 
 
-def normal_cdf(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """A logistic approximation of the standard normal CDF (error < 0.01; numpy has no erf), into `out`
-    if given (it may be `x`)."""
-    y = np.multiply(x, -1.702, out=out)
-    np.exp(y, out=y)
-    np.add(y, 1.0, out=y)
-    return np.divide(1.0, y, out=y)
+# the standard normal CDF is approximated by the logistic 1 / (1 + exp(-LOGISTIC * x)) (error < 0.01;
+# numpy has no erf)
+LOGISTIC = 1.702
+GRID_BELOW = GRID - STEP  # half a step below each total: strictly below an opponent's (discrete) total
+
+
+@njit
+def _exponents(mu: np.ndarray, sd: np.ndarray, out: np.ndarray) -> None:
+    """out[j, o, i] = -LOGISTIC * (GRID_BELOW[i] - mu[j, o]) / sd[j, o], as numpy's operations round it."""
+    for j in range(mu.shape[0]):
+        for o in range(mu.shape[1]):
+            for i in range(GRID_BELOW.size):
+                out[j, o, i] = (GRID_BELOW[i] - mu[j, o]) / sd[j, o] * -LOGISTIC
+
+
+@njit
+def _win_worth(exps: np.ndarray, absent: np.ndarray, value: np.ndarray, out: np.ndarray) -> None:
+    """out[j, i] = value[j] * P(every opponent ends below GRID[i]): the product over the opponents, in
+    their order, of 1 / (1 + exps[j, o, i]) (1 for an absent seat); 0 for no money bid (i = 0)."""
+    for j in range(exps.shape[0]):
+        for i in range(exps.shape[2]):
+            win = 1.0  # times the first factor is that factor exactly, as numpy's product starts
+            for o in range(exps.shape[1]):
+                if not absent[j, o]:
+                    win *= 1.0 / (1.0 + exps[j, o, i])
+            out[j, i] = value[j] * (win if i else 0.0)
 
 
 class ExpertAgent(HeuristicAgent):
@@ -90,19 +109,17 @@ class ExpertAgent(HeuristicAgent):
         table = np.nonzero(read["on_table"])
         where = np.full(read["on_table"].shape, -1)
         where[table] = np.arange(table[0].size)
-        mu, sd = mu[table][:, :, None], sd[table][:, :, None]  # (j, opponent, grid)
-        # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total;
-        # computed in place in one array: (j, opponents, grid) temporaries cost more than the arithmetic
-        cdf = np.subtract(GRID - STEP, mu)
-        normal_cdf(np.divide(cdf, sd, out=cdf), out=cdf)
+        mu, sd = mu[table], sd[table]  # (j, opponent)
+        # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total:
+        # normal_cdf((GRID - STEP - mu) / sd) operation by operation, numpy's exp between two compiled passes
+        cdf = np.empty((*mu.shape, GRID.size))
+        _exponents(mu, sd, cdf)
+        np.exp(cdf, out=cdf)
         # a seat beyond its row's game is beaten for sure: a factor 1 leaves the product exact
         absent = self._view(observations, "seats")[:, 1:mu.shape[1] + 1][table[0]] == 0
-        cdf[absent] = 1.0
-        win = cdf[:, 0].copy()
-        for opponent in range(1, cdf.shape[1]):  # the product in opponent order, as prod(axis) makes it
-            win *= cdf[:, opponent]
-        win[:, 0] = 0.0  # nothing bid, nothing won
-        return read["value"][table][:, None] * win, where
+        worth = np.empty((len(mu), GRID.size))
+        _win_worth(cdf, absent, read["value"][table].astype(np.float64), worth)
+        return worth, where
 
     def _my_totals(self, observations: np.ndarray, read: dict) -> np.ndarray:
         """My total on each contract now: vertical bribes, plus my Swiss bribes at half value on the
