@@ -130,14 +130,16 @@ C_LOC, C_KNOWN, C_RETURNED = range(3)
 T_CELL, T_CARD, T_OFFICIALS, T_CRONIES = range(4)
 NO_OFFER = -1  # offer[i, f, t]: item * 2 + vote of f's offer to t this turn
 # scratch[...]: the kernels' working arrays, one row each (they allocate nothing: see below)
-W_SEEN, W_STACK, W_TRIANGLE, W_PASSED, W_KEYS = range(5)
+W_SEEN, W_STACK, W_KEYS = range(3)
 
 KEY_SHIFT = 20  # final key (score, tokens) as score << 20 | tokens: tokens stay far below 2**20
 
 
-# Every kernel is compiled without numba's reference counting (_nrt=False): with it, each call of a
-# helper increfs and decrefs every array of the state tuple on entry and exit, atomic operations that
-# took 44% of a step. So the kernels allocate nothing; their working arrays are the state's scratch.
+# The kernels of a step are compiled without numba's reference counting (_nrt=False): with it, each
+# call of a helper increfs and decrefs every array of the state tuple on entry and exit, atomic
+# operations that took 44% of a step. So they allocate nothing; their working arrays are the state's
+# scratch. Only a deal (once a game) counts references: numpy_rng's seeding allocates, and a function
+# compiled for a caller without them would have to do without too.
 
 # --- chance: numpy's Generator (numpy_rng) --------------------------------------------------------
 @nb.njit(cache=True, _nrt=False)
@@ -814,7 +816,7 @@ def _step_kernel(st, actions, offers_on, mode, obs, mask, current, rewards, term
     return ended
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True)
 def _deal(st, i, n, seed):  # pragma: no cover - compiled
     """CorruptiaRules.new_game(np.random.default_rng(seed)) at n players in row i, draw for draw."""
     ints, seat, held, offer, cards, deck, table, cell_slot, slots, rng = st[0], st[1], st[2], st[3], \
@@ -843,7 +845,8 @@ def _deal(st, i, n, seed):  # pragma: no cover - compiled
         pile[k] = pile[k + removed]
     # setup 2: a triangle of different departments and incomes; the cards passed over go back and the
     # pile is shuffled
-    triangle, passed = st[15][W_TRIANGLE], st[15][W_PASSED]
+    triangle = np.empty(TRIANGLE_SIZE, np.int64)
+    passed = np.empty(NUM_CARDS, np.int16)
     placed = replaced = 0
     while placed < TRIANGLE_SIZE:
         size -= 1
@@ -860,8 +863,7 @@ def _deal(st, i, n, seed):  # pragma: no cover - compiled
             passed[replaced] = c
             replaced += 1
     if replaced:
-        for k in range(replaced):
-            pile[size + k] = passed[k]
+        pile[size:size + replaced] = passed[:replaced]
         size += replaced
         _shuffle(r, pile, size)
     for c in range(NUM_CARDS):  # the observation's returned_at_setup piece, for the whole game
@@ -884,7 +886,7 @@ def _deal(st, i, n, seed):  # pragma: no cover - compiled
     _start_round(st, i)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True)
 def _start_kernel(st, rows, counts, seeds, offers_on, obs, mask, current):  # pragma: no cover - compiled
     """A new game in each row of `rows` (its count and seed), up to its first decision."""
     for g in range(rows.shape[0]):
