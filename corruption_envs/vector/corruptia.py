@@ -43,8 +43,8 @@ from ..corruptia.state import (
     CorruptiaState,
 )
 from ..corruptia.tables import (
-    BUDGET, BUDGETS, CARDS_REMOVED, CRONIES_EACH, CRONY_POINTS, DEAL_PER_ROUND, DEPT, DIE_FACES,
-    DISCARD_PER_ROUND, INCOME,
+    BUDGET, BUDGETS, CARDS_PER_DEPT, CARDS_REMOVED, CRONIES_EACH, CRONY_POINTS, DEAL_PER_ROUND, DEPT,
+    DIE_FACES, DISCARD_PER_ROUND, INCOME,
     NEED, NUM_CARDS, NUM_DEPTS, NUM_ROUNDS, OFFICIALS_PER_START_BILL, REVOLUTION, START_HAND,
     TOKEN_POINTS, TRIANGLE_SIZE, WORKERS_PER_BILL,
 )
@@ -60,6 +60,7 @@ MAX_CANDIDATES = NUM_DIRS * MAX_SLOTS  # empty cells next to a bill: at most six
 
 # --- the rules' tables as arrays -------------------------------------------------------------------
 DEPT_A = np.array(DEPT, np.int64)
+assert (DEPT_A == np.arange(NUM_CARDS) // CARDS_PER_DEPT).all(), "a department's cards are a block"
 INCOME_A = np.array(INCOME, np.int64)
 NEED_A = np.array(NEED, np.int64)  # (card, income 0..3): jobs of each income, index 0 unused
 NUM_BUDGETS = len(BUDGETS)
@@ -129,12 +130,22 @@ C_LOC, C_KNOWN, C_RETURNED = range(3)
 # table[i, ..., slot]: the bills on the table in the order placed
 T_CELL, T_CARD, T_OFFICIALS, T_CRONIES = range(4)
 NO_OFFER = -1  # offer[i, f, t]: item * 2 + vote of f's offer to t this turn
+# scratch[...]: the kernels' working arrays, one row each (they allocate nothing: see below)
+W_SEEN, W_STACK, W_KEYS = range(3)
 
 KEY_SHIFT = 20  # final key (score, tokens) as score << 20 | tokens: tokens stay far below 2**20
 
 
+# The kernels of a step are compiled without numba's reference counting (_nrt=False): with it, each
+# call of a helper increfs and decrefs every array of the state tuple on entry and exit, atomic
+# operations that took 44% of a step. So they allocate nothing; their working arrays are the state's
+# scratch. Only a deal (once a game) counts references: numpy_rng's seeding allocates, and a function
+# compiled for a caller without them would have to do without too.
+# The helpers of most decisions, the rules' step and the observation are inlined (inline="always"): a
+# call passes the state tuple's 16 arrays, some 150 machine words, by value (~20% of a step at B=64).
+
 # --- chance: numpy's Generator (numpy_rng) --------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _shuffle(g, cards, size):  # pragma: no cover - compiled
     """Generator.shuffle of cards[:size], a list or an array alike (Fisher-Yates from the end)."""
     for k in range(size - 1, 0, -1):
@@ -143,7 +154,7 @@ def _shuffle(g, cards, size):  # pragma: no cover - compiled
 
 
 # --- the table ---------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _show_bill(st, i, cell, card, proposed):  # pragma: no cover - compiled
     """Observer.show_bill: the bill at `cell` in the next slot (proposed) or the one just placed."""
     ints, table, cell_slot, slots = st[0], st[6], st[7], st[8]
@@ -167,7 +178,7 @@ def _show_bill(st, i, cell, card, proposed):  # pragma: no cover - compiled
                 slots[i, cell_slot[i, j], S_NEIGHBOURS + OPPOSITE_A[d]] = 1.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _update_bill(st, i, cell, interviewed):  # pragma: no cover - compiled
     """Observer.update_bill: the officials at `cell` and how many of them are proposed as workers."""
     table, cell_slot, slots = st[6], st[7], st[8]
@@ -176,7 +187,7 @@ def _update_bill(st, i, cell, interviewed):  # pragma: no cover - compiled
     slots[i, k, S_INTERVIEW] = interviewed / 3.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _place(st, i, cell, card, officials, cronies):  # pragma: no cover - compiled
     ints, cards, table, cell_slot = st[0], st[4], st[6], st[7]
     k = ints[i, I_PLACED]
@@ -190,13 +201,13 @@ def _place(st, i, cell, card, officials, cronies):  # pragma: no cover - compile
     _show_bill(st, i, cell, card, False)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _department_values(st, i):  # pragma: no cover - compiled
     """scoring.department_values: per department, over its blocks, bills x workers."""
     ints, table, cell_slot = st[0], st[6], st[7]
     placed = ints[i, I_PLACED]
-    seen = np.zeros(MAX_SLOTS, np.bool_)
-    stack = np.empty(MAX_SLOTS, np.int64)
+    seen, stack = st[15][W_SEEN], st[15][W_STACK]
+    seen[:placed] = 0
     for d in range(NUM_DEPTS):
         ints[i, I_VALUES + d] = 0
     for start in range(placed):
@@ -224,7 +235,7 @@ def _department_values(st, i):  # pragma: no cover - compiled
         ints[i, I_VALUES + dept] += bills * staff
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _find_candidates(st, i):  # pragma: no cover - compiled
     """rules._candidates: every empty cell next to a bill, with the officials around it by income."""
     ints, table, cell_slot, cand = st[0], st[6], st[7], st[9]
@@ -250,12 +261,12 @@ def _find_candidates(st, i):  # pragma: no cover - compiled
     _least_deficits(st, i)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _deficit(card, a1, a2, a3):  # pragma: no cover - compiled
     return max(0, NEED_A[card, 1] - a1) + max(0, NEED_A[card, 2] - a2) + max(0, NEED_A[card, 3] - a3)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _least_deficits(st, i):  # pragma: no cover - compiled
     """Per budget, the fewest Cronies a bill of that budget needs on any candidate cell this turn."""
     ints, cand = st[0], st[9]
@@ -267,19 +278,19 @@ def _least_deficits(st, i):  # pragma: no cover - compiled
         ints[i, I_LEAST + b] = least
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _bill_fits(st, i, card, cronies):  # pragma: no cover - compiled
     """rules._bill_fits: some candidate cell can be staffed with `cronies` Cronies at most."""
     return st[0][i, I_LEAST + BUDGET_OF[card]] <= cronies
 
 
 # --- the turn ----------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _proposer(ints, i):  # pragma: no cover - compiled
     return AFTER[ints[i, I_N], ints[i, I_PRESIDENT], ints[i, I_TURN]]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _pop(st, i):  # pragma: no cover - compiled
     """The top card of the pile."""
     ints, deck = st[0], st[5]
@@ -287,7 +298,7 @@ def _pop(st, i):  # pragma: no cover - compiled
     return np.int64(deck[i, ints[i, I_DECK]])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _start_turn(st, i):  # pragma: no cover - compiled
     ints, seat, offer, cards, rng = st[0], st[1], st[3], st[4], st[10]
     p = _proposer(ints, i)
@@ -314,7 +325,7 @@ def _start_turn(st, i):  # pragma: no cover - compiled
             break
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _start_round(st, i):  # pragma: no cover - compiled
     ints, seat, cards = st[0], st[1], st[4]
     n = ints[i, I_N]
@@ -328,7 +339,7 @@ def _start_round(st, i):  # pragma: no cover - compiled
     _start_turn(st, i)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _end_turn(st, i):  # pragma: no cover - compiled
     ints = st[0]
     ints[i, I_TURN] += 1
@@ -345,7 +356,7 @@ def _end_turn(st, i):  # pragma: no cover - compiled
     _start_round(st, i)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _spare(st, i, p):  # pragma: no cover - compiled
     """p's Cronies and tokens not yet promised in this turn's offers."""
     ints, seat, offer = st[0], st[1], st[3]
@@ -360,7 +371,7 @@ def _spare(st, i, p):  # pragma: no cover - compiled
     return crony, token
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _negotiation_moves(st, i, p, offers_on, m, mark):  # pragma: no cover - compiled
     """rules._negotiation_moves: whether p has a blackmail or an offer to make; with `mark`, all of
     them are allowed in the mask row m (else m is not touched and the first one found answers)."""
@@ -392,7 +403,7 @@ def _negotiation_moves(st, i, p, offers_on, m, mark):  # pragma: no cover - comp
     return found
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _skip_forced_passes(st, i, offers_on):  # pragma: no cover - compiled
     """A player whose only move is to pass passes without being asked."""
     ints = st[0]
@@ -405,13 +416,13 @@ def _skip_forced_passes(st, i, offers_on):  # pragma: no cover - compiled
         ints[i, I_ACTOR] = AFTER[n, ints[i, I_ACTOR], 1]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _start_vote(ints, i):  # pragma: no cover - compiled
     ints[i, I_PHASE] = VOTE
     ints[i, I_ACTOR] = _proposer(ints, i)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _resolve(st, i):  # pragma: no cover - compiled
     """The vote's outcome, the offers paid, public opinion, then the absent players' swaps."""
     ints, seat, offer, cards, table, cell_slot, slots, rng = st[0], st[1], st[3], st[4], st[6], st[7], \
@@ -480,7 +491,7 @@ def _resolve(st, i):  # pragma: no cover - compiled
     _next_swap(st, i)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _next_swap(st, i):  # pragma: no cover - compiled
     """Absent players may swap a hand card with the discard zone, in turn order."""
     ints, seat = st[0], st[1]
@@ -493,7 +504,7 @@ def _next_swap(st, i):  # pragma: no cover - compiled
         _end_turn(st, i)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _choose_worker(st, i, p, w, offers_on):  # pragma: no cover - compiled
     ints, seat, table, cell_slot = st[0], st[1], st[6], st[7]
     cell = ints[i, I_CELL]
@@ -535,7 +546,7 @@ def _choose_worker(st, i, p, w, offers_on):  # pragma: no cover - compiled
         _skip_forced_passes(st, i, offers_on)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _negotiate(st, i, p, action, offers_on):  # pragma: no cover - compiled
     ints, seat, held, offer = st[0], st[1], st[2], st[3]
     n = ints[i, I_N]
@@ -558,7 +569,7 @@ def _negotiate(st, i, p, action, offers_on):  # pragma: no cover - compiled
     _skip_forced_passes(st, i, offers_on)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _apply(st, i, action, offers_on):  # pragma: no cover - compiled
     """rules.apply: one legal action of the acting seat."""
     ints, seat, cards = st[0], st[1], st[4]
@@ -607,7 +618,7 @@ def _apply(st, i, action, offers_on):  # pragma: no cover - compiled
 
 
 # --- what the acting seat sees and may do --------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _allow(st, i, m, action):  # pragma: no cover - compiled
     """Mark `action` legal in the mask row m, noting it so the next decision clears only these."""
     ints, allowed = st[0], st[11]
@@ -616,7 +627,7 @@ def _allow(st, i, m, action):  # pragma: no cover - compiled
     ints[i, I_ALLOWED] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _write_mask(st, i, offers_on, m):  # pragma: no cover - compiled
     """rules.legal_mask into the mask row m, after clearing the actions the row's last mask allowed."""
     allowed = st[11]
@@ -667,7 +678,7 @@ def _write_mask(st, i, offers_on, m):  # pragma: no cover - compiled
                 _allow(st, i, m, c)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _one(obs, listed, count, index):  # pragma: no cover - compiled
     """Set a one-hot entry of the observation row, listing it for the next decision to clear."""
     obs[index] = 1.0
@@ -675,7 +686,16 @@ def _one(obs, listed, count, index):  # pragma: no cover - compiled
     return count + 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _any_known(known, me):  # pragma: no cover - compiled
+    """Whether some card is known to be in the hand of a seat other than `me`."""
+    found = False
+    for c in range(NUM_CARDS):
+        found |= (known[c] >= 0) & (known[c] != me)
+    return found
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
     """Observer.observe(state, me) into the batch row obs, touching little of it: the ones the row's
     last observation set are cleared and this one's set (listed in st[12]); the hand, the discard
@@ -723,16 +743,17 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
     for c in range(NUM_CARDS):  # the hand and the discard zone whole: no branch, in vector registers
         obs[O_HAND + c] = loc[c] == me
         obs[O_DISCARD + c] = loc[c] == IN_DISCARD
-    obs[O_BY_DEPT:O_BY_DEPT + NUM_DEPTS] = 0.0
-    for c in range(NUM_CARDS):
-        if loc[c] == me:
-            obs[O_BY_DEPT + DEPT_A[c]] += 1.0  # a count, divided below
-        seen = known[c]
-        if seen >= 0 and seen != me:  # row k - 1: the cards seen taken by the seat k places after me
-            count = _one(obs, listed, count, O_KNOWN + (rel[seen] - 1) * NUM_CARDS + c)
-    for d in range(NUM_DEPTS):
-        obs[O_BY_DEPT + d] = obs[O_BY_DEPT + d] / MAX_HAND
+    for d in range(NUM_DEPTS):  # a department's cards are a block: counted without a branch per card
+        in_hand = 0
+        for c in range(d * CARDS_PER_DEPT, (d + 1) * CARDS_PER_DEPT):
+            in_hand += loc[c] == me
+        obs[O_BY_DEPT + d] = in_hand / MAX_HAND
         obs[O_VALUES + d] = min(ints[i, I_VALUES + d] / VALUE_SCALE, 1.0)
+    if _any_known(known, me):  # in random play, 2 decisions in 5 have none: a scan without branches first
+        for c in range(NUM_CARDS):
+            seen = known[c]
+            if seen >= 0 and seen != me:  # row k - 1: the cards seen taken by the seat k places after me
+                count = _one(obs, listed, count, O_KNOWN + (rel[seen] - 1) * NUM_CARDS + c)
     obs[O_PROPOSAL:O_VALUES] = 0.0
     if live:
         for t in range(n):
@@ -757,7 +778,7 @@ def _write_observation(st, i, me, obs):  # pragma: no cover - compiled
     ints[i, I_SHOWN] = count
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _write_decision(st, i, offers_on, obs, mask, current):  # pragma: no cover - compiled
     me = st[0][i, I_ACTOR]
     current[i] = me
@@ -765,7 +786,7 @@ def _write_decision(st, i, offers_on, obs, mask, current):  # pragma: no cover -
     _write_mask(st, i, offers_on, mask[i])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _write_end(st, i, mode, keys, rewards, scores, ranks):  # pragma: no cover - compiled
     """Scores and the keys (score, tokens) of the game that just ended, then its outcome."""
     ints, seat, cards = st[0], st[1], st[4]
@@ -781,12 +802,12 @@ def _write_end(st, i, mode, keys, rewards, scores, ranks):  # pragma: no cover -
 
 
 # --- the batch kernels -------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _step_kernel(st, actions, offers_on, mode, obs, mask, current, rewards, terminated, scores,
                  ranks, ended_players, ended_rows):  # pragma: no cover - compiled
     """One action in every game (none where WAIT); returns how many games ended, their rows in
     ended_rows[:that many] (Python deals their successors)."""
-    keys = np.zeros(P, np.int64)
+    keys = st[15][W_KEYS]
     ended = 0
     for i in range(actions.shape[0]):
         rewards[i, :] = 0.0
@@ -887,7 +908,7 @@ def _start_kernel(st, rows, counts, seeds, offers_on, obs, mask, current):  # pr
 
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _decide_kernel(st, rows, offers_on, obs, mask, current):  # pragma: no cover - compiled
     """The decision of each row of `rows`, loaded from an AEC state."""
     for g in range(rows.shape[0]):
@@ -948,6 +969,7 @@ class CorruptiaEngine(CompiledEngine):
             np.zeros((B, MAX_ONES), np.int16),  # 12 the one-hot entries the observation row shows
             np.zeros(1, np.int8),  # 13 the mask argument of a question that marks nothing
             self._batch.observation[:, O_RETURNED:O_RETURNED + NUM_CARDS],  # 14 fixed for a game
+            np.zeros((W_KEYS + 1, NUM_CARDS), np.int64),  # 15 scratch
         )
 
     def _start(self, games: np.ndarray) -> None:
@@ -978,7 +1000,7 @@ class CorruptiaEngine(CompiledEngine):
         if s.n not in self.rules:
             raise ValueError(f"a {s.n}-player state: this engine plays {list(self.player_counts)}; make it "
                              "with num_players=[...] listing every count it will load")
-        ints, seat, held, offer, cards, deck, table, cell_slot, slots, cand, rng, _, _, _, _ = self._state
+        ints, seat, held, offer, cards, deck, table, cell_slot, slots, cand, rng = self._state[:11]
         i = int(row)
         for k in range(ints[i, I_PLACED]):
             cell_slot[i, table[i, T_CELL, k]] = -1

@@ -18,15 +18,17 @@ SUM16 = np.uint64(0x0001000100010001)
 BYTES = np.uint64(0x0101010101010101)
 FOLD = 248  # words summed per byte-lane accumulator before it is folded (a lane holds at most 255)
 SPARSE_WIDTH = 1024  # bytes a mask row needs to be counted by skipping zero words (measured faster there)
+# The kernels allocate nothing, so they are compiled without numba's reference counting (_nrt=False): it
+# would take atomic increments and decrements for each array argument and each row's slice of `starts`.
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _nonzero_lanes(w):  # pragma: no cover - compiled
     """Each byte of w as 1 if nonzero, else 0 (whatever the byte's value)."""
     return ((w | ((w & LOW7) + LOW7)) & HIGH) >> np.uint64(7)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _count(flat, words, lo, hi):  # pragma: no cover - compiled
     """How many bytes of flat[lo:hi] are nonzero (words: the aligned 8-byte view of flat), every word
     summed."""
@@ -50,7 +52,7 @@ def _count(flat, words, lo, hi):  # pragma: no cover - compiled
     return c
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _count_sparse(flat, words, lo, hi, first):  # pragma: no cover - compiled
     """_count for a wide, mostly-zero row, skipping four words at a time when they are all zero; also
     puts the position of the row's first nonzero byte in first[0] (hi if none)."""
@@ -81,7 +83,7 @@ def _count_sparse(flat, words, lo, hi, first):  # pragma: no cover - compiled
     return c
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _find(flat, words, lo, hi, k):  # pragma: no cover - compiled
     """The position in flat[lo:hi] of its k-th nonzero byte (from 0)."""
     wlo, whi = (lo + 7) >> 3, hi >> 3
@@ -111,7 +113,7 @@ def _find(flat, words, lo, hi, k):  # pragma: no cover - compiled
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _count_rows(flat, words, width, counts, starts):  # pragma: no cover - compiled
     """counts[i]: row i's legal actions; starts[i]: where in flat to look for them (the first one, for a
     row counted sparsely); returns the first row with none, or -1."""
@@ -126,7 +128,7 @@ def _count_rows(flat, words, width, counts, starts):  # pragma: no cover - compi
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _pick(flat, words, width, u, out, counts, starts):  # pragma: no cover - compiled
     """out[i]: row i's legal action number floor(u[i] * counts[i])."""
     for i in range(out.shape[0]):
