@@ -251,7 +251,8 @@ def write_observation(obs, i, s, p, n):  # pragma: no cover - compiled
         row[s[t]] = np.float64(row[s[t]]) / CARDS_PER_ROUND
     for c in range(C):  # the winners, as this seat sees them
         owner = s[COWNER + c]
-        count = _put(row, s, count, O_WINNER + c * P7 + _rel(max(owner, 0), p, n), owner >= 0)
+        if owner >= 0:
+            count = _put(row, s, count, O_WINNER + c * P7 + _rel(owner, p, n), 1.0)
     if 0 < phase < OVER and s[QPOS] < s[QLEN]:
         e = s[QUEUE + s[QPOS]]
         count = _put(row, s, count, O_DKIND + KIND[e % HAND_SIZE], 1.0)
