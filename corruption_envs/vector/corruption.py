@@ -24,7 +24,7 @@ import numpy as np
 from ..core.errors import NotResetError
 from ..corruption import CorruptionRules
 from ..corruption.codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, PLAY, REMOVE, SWISS
-from ..corruption.observer import CARD_WEIGHT, CHAR_COLUMN, build_layout
+from ..corruption.observer import CARD_WEIGHT, build_layout
 from ..corruption.state import (
     ASSIGNED,
     AWARDED,
@@ -76,7 +76,6 @@ WEIGHT = CARD_WEIGHT  # a card's weight in the per-kind counts (Reporters 1/2)
 # a card's bit among the entries one seat's cards on a contract can share (bribes, Reporters; 0: none)
 SHARED_BIT = np.array([1 if k == 0 else 1 << 32 if k == REPORTER else 0 for k in CARD_KIND], np.int64)
 FIRST_CARD = np.array([cards[0] for cards in KIND_CARDS], np.int64)  # kind -> its card played first
-GONE_COLUMN = CHAR_COLUMN  # character -> its chars_gone column
 # contract_where's column by (cloc, cbody + 1): 0 deck, 1-3 on the table under body 0-2, 4 won, 5 lost
 WHERE_CODE = np.array([[0, 0, 0, 0], [1, 1, 2, 3], [4, 4, 4, 4], [5, 5, 5, 5]], np.int64)
 CONTRACT_SHOWN = (CONTRACT_VALUE / MAX_CONTRACT_VALUE).astype(np.float32)  # the contract_value piece
@@ -134,6 +133,12 @@ def _on(s, q, card, c):  # pragma: no cover - compiled
     """Whether seat q's `card` lies vertically on contract c (`&`, not `and`: a branch in an inlined
     helper keeps numba's reference counts of s)."""
     return (s[LOC + q * HAND_SIZE + card] == CONTRACT) & (s[WHERE + q * HAND_SIZE + card] == c)
+
+
+@nb.njit(cache=True, inline="always")
+def _gone(s, q, card):  # pragma: no cover - compiled
+    """Whether seat q's character `card` is out of hand and public (in chars_gone)."""
+    return (s[LOC + q * HAND_SIZE + card] != HAND) & (s[PUBLIC + q * HAND_SIZE + card] != 0)
 
 
 # --- observation and mask -----------------------------------------------------------------------------
@@ -202,10 +207,11 @@ def write_observation(obs, i, s, p, n):  # pragma: no cover - compiled
         count = _put(row, s, count, O_ON + r, s[ON_CONTRACTS + q] / CARDS_PER_ROUND)
         count = _put(row, s, count, O_SCORE + r, s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE))
         count = _put(row, s, count, O_WON + r, s[WON_COUNT + q] * (1 / C))
-        for k in range(NB, HAND_SIZE):  # characters out of hand that everyone has seen
-            x = q * HAND_SIZE + k
-            out = (s[LOC + x] != HAND) & (s[PUBLIC + x] != 0)
-            count = _add(row, s, count, O_GONE + r * 3 + GONE_COLUMN[k], WEIGHT[k] * out)
+        # characters out of hand that everyone has seen, stored (the Reporters' halves summed first)
+        gone = O_GONE + r * 3
+        count = _put(row, s, count, gone, _gone(s, q, DA_CARD))
+        count = _put(row, s, count, gone + 1, 0.5 * _gone(s, q, REPORTER_1) + 0.5 * _gone(s, q, REPORTER_2))
+        count = _put(row, s, count, gone + 2, _gone(s, q, HIT_MAN_CARD))
     # the cards on the table (this round's plays), seat by seat, as the entries two cards can share are
     # one seat's: each entry's first write this observation is a plain store, for a read of an entry
     # not yet written waits for memory (the row was last touched a batch ago). The face-down counters
