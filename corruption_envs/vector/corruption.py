@@ -6,15 +6,17 @@ copy of `np.random.default_rng(engine.game_seeds[i])` (numpy_rng.py: the same nu
 game i of the engine is exactly the AEC game `rules.new_game(np.random.default_rng(engine.game_seeds[i]))`
 and the differential test (tests/vector/test_corruption.py) plays both with the same actions.
 
-The state of a game is one int16 row holding the fields of `CorruptionState` at fixed offsets (below);
-every step, the acting seat's observation is written once into its row of `batch.observation` (the
-~120 entries the row's last observation wrote cleared, then this one's ~120 written from the state,
-as `Observer.full` reads it), and its mask into `batch.action_mask`. `load(row, state)` copies an AEC
-state into a row.
+The state of a game is one int16 row holding the fields of `CorruptionState` at fixed offsets (below),
+then the list of the observation entries the row shows; every step, the acting seat's observation is
+written once into its row of `batch.observation` (the ~120 entries the row's last observation wrote
+cleared, then this one's ~120 written from the state, as `Observer.full` reads it), and its mask into
+`batch.action_mask`. `load(row, state)` copies an AEC state into a row.
+
+The kernels pass few arrays per decision: numba counts a reference up and down (two atomic
+instructions) on every array a compiled function takes, in all but the simplest functions, and on
+every view it makes; with ~25 arrays a decision, these counts took a quarter of the engine's time.
 """
 from __future__ import annotations
-
-from collections import namedtuple
 
 import numba as nb
 import numpy as np
@@ -22,7 +24,7 @@ import numpy as np
 from ..core.errors import NotResetError
 from ..corruption import CorruptionRules
 from ..corruption.codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, PLAY, REMOVE, SWISS
-from ..corruption.observer import CARD_WEIGHT, CHAR_COLUMN, build_layout
+from ..corruption.observer import CARD_WEIGHT, build_layout
 from ..corruption.state import (
     ASSIGNED,
     AWARDED,
@@ -71,8 +73,9 @@ from .outcome import write_outcome
 KIND = CARD_KIND.astype(np.int64)
 VALUE = CARD_VALUE.astype(np.int64)
 WEIGHT = CARD_WEIGHT  # a card's weight in the per-kind counts (Reporters 1/2)
+# a card's bit among the entries one seat's cards on a contract can share (bribes, Reporters; 0: none)
+SHARED_BIT = np.array([1 if k == 0 else 1 << 32 if k == REPORTER else 0 for k in CARD_KIND], np.int64)
 FIRST_CARD = np.array([cards[0] for cards in KIND_CARDS], np.int64)  # kind -> its card played first
-GONE_COLUMN = CHAR_COLUMN  # character -> its chars_gone column
 # contract_where's column by (cloc, cbody + 1): 0 deck, 1-3 on the table under body 0-2, 4 won, 5 lost
 WHERE_CODE = np.array([[0, 0, 0, 0], [1, 1, 2, 3], [4, 4, 4, 4], [5, 5, 5, 5]], np.int64)
 CONTRACT_SHOWN = (CONTRACT_VALUE / MAX_CONTRACT_VALUE).astype(np.float32)  # the contract_value piece
@@ -115,7 +118,7 @@ DECK_CARDS = DEALT + C  # the undealt contracts, top = DECK_CARDS + DECK_LEN - 1
 MAX_PLAYS = CARDS_PER_ROUND * MAX_PLAYERS
 ORDER = DECK_CARDS + C
 QUEUE = ORDER + MAX_PLAYS
-ROW_SIZE = QUEUE + MAX_PLAYS
+GAME_SIZE = QUEUE + MAX_PLAYS  # a new game clears this much; the row's observation lists follow
 
 
 @nb.njit(cache=True, inline="always")
@@ -127,8 +130,15 @@ def _rel(q, p, n):  # pragma: no cover - compiled
 
 @nb.njit(cache=True, inline="always")
 def _on(s, q, card, c):  # pragma: no cover - compiled
-    """Whether seat q's `card` lies vertically on contract c."""
-    return s[LOC + q * HAND_SIZE + card] == CONTRACT and s[WHERE + q * HAND_SIZE + card] == c
+    """Whether seat q's `card` lies vertically on contract c (`&`, not `and`: a branch in an inlined
+    helper keeps numba's reference counts of s)."""
+    return (s[LOC + q * HAND_SIZE + card] == CONTRACT) & (s[WHERE + q * HAND_SIZE + card] == c)
+
+
+@nb.njit(cache=True, inline="always")
+def _gone(s, q, card):  # pragma: no cover - compiled
+    """Whether seat q's character `card` is out of hand and public (in chars_gone)."""
+    return (s[LOC + q * HAND_SIZE + card] != HAND) & (s[PUBLIC + q * HAND_SIZE + card] != 0)
 
 
 # --- observation and mask -----------------------------------------------------------------------------
@@ -138,123 +148,150 @@ def _on(s, q, card, c):  # pragma: no cover - compiled
 MAX_WRITTEN = HAND_SIZE + 4 + MAX_PLAYERS * (5 + HAND_SIZE - NB) + 2 * MAX_PLAYS + C + 2
 # the contracts' places, outcomes and newness are the same for every seat, and change only as a phase
 # or round begins: a row keeps them, with their own list, while its game stays in the same round and
-# phase (key round * PHASES + phase; -1 once the row holds another game)
+# phase (key 1 + round * PHASES + phase; 0 once the row holds another game)
 PHASES = OVER + 1
 CONTRACT_WRITTEN = 3 * C
-# per row: the key of the contracts it shows, and the entries they wrote (their count in shown[row])
-ContractRows = namedtuple("ContractRows", ["key", "written", "shown"])
+# the row's lists, after its game: each "end" is the slot after its list's last (0 before any list)
+LISTED_END = GAME_SIZE
+LISTED = LISTED_END + 1  # the entries the observation wrote
+CONTRACTS_KEY = LISTED + MAX_WRITTEN
+CONTRACTS_END = CONTRACTS_KEY + 1
+CONTRACTS_LISTED = CONTRACTS_END + 1  # the entries the contracts wrote
+TOUCHED = CONTRACTS_LISTED + CONTRACT_WRITTEN  # scratch: the face-down counters one observation wrote
+ROW_SIZE = TOUCHED + MAX_PLAYS
 
 
 @nb.njit(cache=True, inline="always")
-def _put(row, written, count, j, value):  # pragma: no cover - compiled
-    """row[j] = value, listed for the next observation to clear unless it is 0 (then row[j] was 0
-    already: an entry no observation listed is 0). No branch: a branch in an inlined helper keeps
-    numba's reference counts of the arrays, which cost more than the writes."""
+def _put(row, s, at, j, value):  # pragma: no cover - compiled
+    """row[j] = value, listed in slot `at` of the state row for the next observation to clear unless it
+    is 0 (then row[j] was 0 already: an entry no observation listed is 0); the next free slot. No
+    branch: a branch in an inlined helper keeps numba's reference counts of the arrays."""
     row[j] = value
-    written[count] = j
-    return count + (value != 0)
+    s[at] = j
+    return at + (value != 0)
 
 
 @nb.njit(cache=True, inline="always")
-def _add(row, written, count, j, value):  # pragma: no cover - compiled
+def _add(row, s, at, j, value):  # pragma: no cover - compiled
     """row[j] += value (a count or a weight), listed when the entry turns nonzero."""
     fresh = (row[j] == 0) & (value != 0)
     row[j] += value
-    written[count] = j
-    return count + fresh
+    s[at] = j
+    return at + fresh
 
 
 @nb.njit(cache=True)
-def write_observation(row, s, p, n, written, shown, i, touched, contracts):  # pragma: no cover - compiled
-    """Seat p's observation into `row`, read from the state as `Observer.full` reads it.
+def write_observation(obs, i, s, p, n):  # pragma: no cover - compiled
+    """Seat p's observation into row i of `obs`, read from the state row s as `Observer.full` reads it.
 
-    The row is not zeroed whole (13.6 KB, 96% zeros): the entries its last observation wrote
-    (`written[:shown[i]]`) are cleared and this one's ~120 written and listed. The contract_value
-    piece is the same in every observation: `CorruptionEngine` writes it once; the contracts' other
-    seat-free pieces are rewritten only when their round and phase changed (`_write_contracts`)."""
-    for t in range(shown[i]):
-        row[written[t]] = 0
+    The row is not zeroed whole (13.6 KB, 96% zeros): the entries its last observation wrote (listed
+    in s) are cleared and this one's ~120 written and listed. The contract_value piece is the same in
+    every observation: `CorruptionEngine` writes it once; the contracts' other seat-free pieces are
+    rewritten only when their round and phase changed (`_write_contracts`)."""
+    row = obs[i]
+    for t in range(LISTED, s[LISTED_END]):
+        row[s[t]] = 0
     rnd, phase = s[ROUND], s[PHASE]
-    count = 0
+    count = LISTED
     for k in range(HAND_SIZE):
-        count = _put(row, written, count, O_HAND + k, s[LOC + p * HAND_SIZE + k] == HAND)
+        count = _put(row, s, count, O_HAND + k, s[LOC + p * HAND_SIZE + k] == HAND)
     if phase != OVER:
-        count = _put(row, written, count, O_ROUND + rnd, 1.0)
-        count = _put(row, written, count, O_PHASE + phase, 1.0)
-        count = _put(row, written, count, O_TO_ACT + _rel(s[TO_ACT], p, n), 1.0)
-    count = _put(row, written, count, O_LEADER + _rel(s[LEADER], p, n), 1.0)
+        count = _put(row, s, count, O_ROUND + rnd, 1.0)
+        count = _put(row, s, count, O_PHASE + phase, 1.0)
+        count = _put(row, s, count, O_TO_ACT + _rel(s[TO_ACT], p, n), 1.0)
+    count = _put(row, s, count, O_LEADER + _rel(s[LEADER], p, n), 1.0)
     for q in range(n):
         r = _rel(q, p, n)
-        count = _put(row, written, count, O_SEATS + q, 1.0)
-        count = _put(row, written, count, O_PLACED + r, s[PLACED + q] / CARDS_PER_ROUND)
-        count = _put(row, written, count, O_ON + r, s[ON_CONTRACTS + q] / CARDS_PER_ROUND)
-        count = _put(row, written, count, O_SCORE + r, s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE))
-        count = _put(row, written, count, O_WON + r, s[WON_COUNT + q] * (1 / C))
-        for k in range(NB, HAND_SIZE):  # characters out of hand that everyone has seen
-            x = q * HAND_SIZE + k
-            out = (s[LOC + x] != HAND) & (s[PUBLIC + x] != 0)
-            count = _add(row, written, count, O_GONE + r * 3 + GONE_COLUMN[k], WEIGHT[k] * out)
-    # the cards on the table are among this round's plays
-    touched_count = 0  # face-down counters hold counts until the end, then k / 6 as the rules write it
-    for t in range(s[TURN]):
-        x = s[ORDER + t]
-        q, k = SEAT_OF[x], CARD_OF[x]
-        place = s[LOC + x]
-        w = s[WHERE + x]
+        count = _put(row, s, count, O_SEATS + q, 1.0)
+        count = _put(row, s, count, O_PLACED + r, s[PLACED + q] / CARDS_PER_ROUND)
+        count = _put(row, s, count, O_ON + r, s[ON_CONTRACTS + q] / CARDS_PER_ROUND)
+        count = _put(row, s, count, O_SCORE + r, s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE))
+        count = _put(row, s, count, O_WON + r, s[WON_COUNT + q] * (1 / C))
+        # characters out of hand that everyone has seen, stored (the Reporters' halves summed first)
+        gone = O_GONE + r * 3
+        count = _put(row, s, count, gone, _gone(s, q, DA_CARD))
+        count = _put(row, s, count, gone + 1, 0.5 * _gone(s, q, REPORTER_1) + 0.5 * _gone(s, q, REPORTER_2))
+        count = _put(row, s, count, gone + 2, _gone(s, q, HIT_MAN_CARD))
+    # the cards on the table (this round's plays), seat by seat, as the entries two cards can share are
+    # one seat's: each entry's first write this observation is a plain store, for a read of an entry
+    # not yet written waits for memory (the row was last touched a batch ago). The face-down counters
+    # hold counts until the end, then k / 6 as the rules write it (listed from TOUCHED)
+    touched_count = TOUCHED
+    for q in range(n):
         r = _rel(q, p, n)
-        known = s[PUBLIC + x] != 0 or q == p
-        if place == CONTRACT:
-            count = _add(row, written, count, O_CARDS + (w * P7 + r) * K + KIND[k], WEIGHT[k] * known)
+        shared = 0  # bits of the seat's entries written: bribes' (w), Reporters' (32 + w) on contract w
+        down = 0  # and of its face-down counters: on contract w (w), on body w's Swiss account (32 + w)
+        for k in range(HAND_SIZE):
+            x = q * HAND_SIZE + k
+            place = s[LOC + x]
+            if place != CONTRACT and place != ON_SWISS and place != ASSIGNED:
+                continue
+            w = s[WHERE + x]
+            known = s[PUBLIC + x] != 0 or q == p
+            if place == ASSIGNED:
+                count = _put(row, s, count, O_ASSIGNED + (w * P7 + r) * NB + k, 1.0)
+                continue
+            if place == CONTRACT:
+                j = O_CARDS + (w * P7 + r) * K + KIND[k]
+                bit = SHARED_BIT[k] << w
+                if shared & bit:
+                    count = _add(row, s, count, j, WEIGHT[k] * known)
+                else:
+                    count = _put(row, s, count, j, WEIGHT[k] * known)
+                shared |= bit
+                j, bit = O_FACEDOWN + w * P7 + r, np.int64(1) << w
+            else:
+                count = _put(row, s, count, O_SWISS + (w * P7 + r) * NB + k, known)
+                j, bit = O_SWISS_FD + w * P7 + r, np.int64(1) << (32 + w)
             if s[PUBLIC + x] == 0:
-                j = O_FACEDOWN + w * P7 + r
-                touched[touched_count] = j
-                touched_count += row[j] == 0
-                count = _add(row, written, count, j, 1.0)
-        elif place == ON_SWISS:
-            count = _put(row, written, count, O_SWISS + (w * P7 + r) * NB + k, known)
-            if s[PUBLIC + x] == 0:
-                j = O_SWISS_FD + w * P7 + r
-                touched[touched_count] = j
-                touched_count += row[j] == 0
-                count = _add(row, written, count, j, 1.0)
-        elif place == ASSIGNED:
-            count = _put(row, written, count, O_ASSIGNED + (w * P7 + r) * NB + k, 1.0)
-    for t in range(touched_count):
-        row[touched[t]] = np.float64(row[touched[t]]) / CARDS_PER_ROUND
+                if down & bit:
+                    row[j] += 1.0
+                else:
+                    row[j] = 1.0
+                    s[count] = j
+                    s[touched_count] = j
+                    count += 1
+                    touched_count += 1
+                    down |= bit
+    for t in range(TOUCHED, touched_count):
+        row[s[t]] = np.float64(row[s[t]]) / CARDS_PER_ROUND
     for c in range(C):  # the winners, as this seat sees them
         owner = s[COWNER + c]
-        count = _put(row, written, count, O_WINNER + c * P7 + _rel(max(owner, 0), p, n), owner >= 0)
-    key = rnd * PHASES + phase
-    if contracts.key[i] != key:
-        contracts.key[i] = key
-        _write_contracts(row, s, rnd, contracts.written[i], contracts.shown, i)
+        if owner >= 0:
+            count = _put(row, s, count, O_WINNER + c * P7 + _rel(owner, p, n), 1.0)
     if 0 < phase < OVER and s[QPOS] < s[QLEN]:
         e = s[QUEUE + s[QPOS]]
-        count = _put(row, written, count, O_DKIND + KIND[e % HAND_SIZE], 1.0)
-        count = _put(row, written, count, (O_DBODY if phase == SWISS_STEP else O_DCONTRACT) + s[WHERE + e],
+        count = _put(row, s, count, O_DKIND + KIND[e % HAND_SIZE], 1.0)
+        count = _put(row, s, count, (O_DBODY if phase == SWISS_STEP else O_DCONTRACT) + s[WHERE + e],
                      1.0)
-    shown[i] = count
+    s[LISTED_END] = count
+    key = 1 + rnd * PHASES + phase
+    if s[CONTRACTS_KEY] != key:
+        s[CONTRACTS_KEY] = key
+        _write_contracts(row, s)
 
 
 @nb.njit(cache=True)
-def _write_contracts(row, s, rnd, written, shown, i):  # pragma: no cover - compiled
-    """The contracts' places, outcomes and newness (the same for every seat) into `row`, clearing the
-    entries of the last write (`written[:shown[i]]`)."""
-    for t in range(shown[i]):
-        row[written[t]] = 0
-    count = 0
+def _write_contracts(row, s):  # pragma: no cover - compiled
+    """The contracts' places, outcomes and newness (the same for every seat) into the observation row,
+    clearing the entries of their last write first."""
+    for t in range(CONTRACTS_LISTED, s[CONTRACTS_END]):
+        row[s[t]] = 0
+    rnd = s[ROUND]
+    count = CONTRACTS_LISTED
     for c in range(C):
         place = s[CLOC + c]
-        count = _put(row, written, count, O_WHERE + c * 6 + WHERE_CODE[place, s[CBODY + c] + 1], 1.0)
+        count = _put(row, s, count, O_WHERE + c * 6 + WHERE_CODE[place, s[CBODY + c] + 1], 1.0)
         outcome = s[OUTCOME + c]
-        count = _put(row, written, count, O_OUTCOME + c * 3 + max(outcome - 1, 0), outcome != 0)
-        count = _put(row, written, count, O_NEW + c, (s[DEALT + c] == rnd) & (place == TABLE))
-    shown[i] = count
+        count = _put(row, s, count, O_OUTCOME + c * 3 + max(outcome - 1, 0), outcome != 0)
+        count = _put(row, s, count, O_NEW + c, (s[DEALT + c] == rnd) & (place == TABLE))
+    s[CONTRACTS_END] = count
 
 
 @nb.njit(cache=True)
-def write_mask(m, s, n, may_decline):  # pragma: no cover - compiled
-    """The legal actions of the seat on turn into `m` (zeroed first), as `rules.legal_mask`."""
+def write_mask(mask, i, s, n, may_decline):  # pragma: no cover - compiled
+    """The legal actions of the seat on turn into row i of `mask` (zeroed first), as `rules.legal_mask`."""
+    m = mask[i]
     m[:] = 0
     phase = s[PHASE]
     if phase == CORRUPTION:
@@ -300,13 +337,12 @@ def write_mask(m, s, n, may_decline):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def publish(i, s, n, may_decline, obs, mask, current_player, written, shown, touched,
-            contracts):  # pragma: no cover - compiled
+def publish(i, s, n, may_decline, obs, mask, current_player):  # pragma: no cover - compiled
     """Game i's next decision into the batch: the seat on turn, its mask and its observation."""
     p = s[TO_ACT]
     current_player[i] = p
-    write_mask(mask[i], s, n, may_decline)
-    write_observation(obs[i], s, p, n, written[i], shown, i, touched, contracts)
+    write_mask(mask, i, s, n, may_decline)
+    write_observation(obs, i, s, p, n)
 
 
 # --- rounds ---------------------------------------------------------------------------------------------
@@ -330,7 +366,7 @@ def _start_round(s, n):  # pragma: no cover - compiled
 @nb.njit(cache=True)
 def new_game(s, n, perm, leader):  # pragma: no cover - compiled
     """The game `CorruptionRules.new_game` deals from this deck permutation and first player."""
-    s[:] = 0  # round 1, no plays, no outcome, no score
+    s[:GAME_SIZE] = 0  # round 1, no plays, no outcome, no score
     s[LOC:LOC + SEAT_CARDS] = HAND
     s[WHERE:WHERE + SEAT_CARDS] = -1
     s[CLOC:CLOC + C] = DECK
@@ -382,7 +418,8 @@ def _end_round(s, n):  # pragma: no cover - compiled
 # --- Phase II ---------------------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def _place(s, n, a):  # pragma: no cover - compiled
-    """A card on a contract (face up while within the round's count) or a bribe on a Swiss account."""
+    """A card on a contract (face up while within the round's count) or a bribe on a Swiss account; the
+    next seat's turn, unless it was the round's last card (then `_play` reveals)."""
     p = s[TO_ACT]
     if a < SWISS:
         kind, place = (a - PLAY) // C, (a - PLAY) % C
@@ -402,9 +439,7 @@ def _place(s, n, a):  # pragma: no cover - compiled
     s[ORDER + s[TURN]] = x
     s[PLACED + p] += 1
     s[TURN] += 1
-    if s[TURN] == CARDS_PER_ROUND * n:
-        _reveal(s, n)
-    else:
+    if s[TURN] < CARDS_PER_ROUND * n:
         s[TO_ACT] = p + 1 if p + 1 < n else 0
 
 
@@ -558,7 +593,9 @@ def _play(s, n, a):  # pragma: no cover - compiled
     """Apply the legal action `a`."""
     phase = s[PHASE]
     if phase == CORRUPTION:
-        _place(s, n, a)
+        _place(s, n, a)  # (a leaf: numba need not count its references to s)
+        if s[TURN] == CARDS_PER_ROUND * n:
+            _reveal(s, n)
         return
     x = s[QUEUE + s[QPOS]]  # the card being resolved
     q = x // HAND_SIZE
@@ -589,17 +626,16 @@ def _play(s, n, a):  # pragma: no cover - compiled
 
 # --- the batch kernels ----------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, current_player, written, shown,
-                 touched, contracts, generator, perm):  # pragma: no cover - compiled
+def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, current_player, generator,
+                 perm):  # pragma: no cover - compiled
     """New games in `rows`, each dealt from its seed as `CorruptionRules.new_game` deals it from
     `default_rng(seed)`: the deck's permutation, then round 1's first player; their first decision
     into the batch."""
     for j in range(rows.shape[0]):
         i = rows[j]
         _deal(state[i], num_players[i], seeds[j], generator, perm)
-        contracts.key[i] = -1  # another game: its contracts are to be written
-        publish(i, state[i], num_players[i], may_decline, obs, mask, current_player, written, shown, touched,
-                contracts)
+        state[i, CONTRACTS_KEY] = 0  # another game: its contracts are to be written
+        publish(i, state[i], num_players[i], may_decline, obs, mask, current_player)
 
 
 @nb.njit(cache=True)
@@ -612,8 +648,8 @@ def _deal(s, n, seed, generator, perm):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, current_player, rewards,
-                terminated, scores, ranks, ended_players, keys, written, shown, touched, contracts,
-                ended_rows, deal, seeds, game_seeds, deal_index, generator, perm):  # pragma: no cover
+                terminated, scores, ranks, ended_players, keys, ended_rows, deal, seeds, game_seeds,
+                deal_index, generator, perm):  # pragma: no cover - compiled
     """One action in every game; a game that ends gets its outcome and, with `deal`, its successor
     (dealt from seeds[0], seeds[1], ... in row order), else Python deals it. Returns how many games
     ended, their rows in ended_rows[:that many]."""
@@ -642,22 +678,22 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
                 game_seeds[i] = seeds[ended - 1]
                 deal_index[i] = -1
                 _deal(s, n, seeds[ended - 1], generator, perm)
-                contracts.key[i] = -1
-                publish(i, s, n, may_decline, obs, mask, current_player, written, shown, touched, contracts)
-        else:
+                s[CONTRACTS_KEY] = 0
+                publish(i, s, n, may_decline, obs, mask, current_player)
+        else:  # publish's work, without the references a call to it counts on its four arrays
             terminated[i] = False
-            publish(i, s, n, may_decline, obs, mask, current_player, written, shown, touched, contracts)
+            current_player[i] = s[TO_ACT]
+            write_mask(mask, i, s, n, may_decline)
+            write_observation(obs, i, s, s[TO_ACT], n)
     return ended
 
 
 
 @nb.njit(cache=True)
-def refresh_kernel(i, num_players, state, may_decline, obs, mask, current_player, written, shown,
-                   touched, contracts):  # pragma: no cover - compiled
+def refresh_kernel(i, num_players, state, may_decline, obs, mask, current_player):  # pragma: no cover
     """Game i's decision into the batch again (after `load`, which gave the row another game)."""
-    contracts.key[i] = -1
-    publish(i, state[i], num_players[i], may_decline, obs, mask, current_player, written, shown, touched,
-            contracts)
+    state[i, CONTRACTS_KEY] = 0
+    publish(i, state[i], num_players[i], may_decline, obs, mask, current_player)
 
 
 class CorruptionEngine(CompiledEngine):
@@ -667,17 +703,11 @@ class CorruptionEngine(CompiledEngine):
     advance_writes_ended_players = True
 
     def _allocate(self) -> None:
-        # one int16 row per game (the offsets above; seats padded to the game's 7), ~1 KB
+        # one int16 row per game (the offsets above; seats padded to the game's 7), ~1.5 KB with the
+        # entries its observation shows (write_observation clears these, not the whole row)
         self._state = np.zeros((self.num_envs, ROW_SIZE), np.int16)
         self._may_decline = bool(self.config["reporter_may_decline"])
         self._keys = np.zeros(MAX_PLAYERS, np.int64)  # scratch: one ended game's final keys
-        self._touched = np.zeros((C + NUM_BODIES) * MAX_PLAYERS, np.int64)  # scratch of write_observation
-        # per row, the observation entries it shows (write_observation clears these, not the whole row)
-        self._written = np.zeros((self.num_envs, MAX_WRITTEN), np.int16)
-        self._shown = np.zeros(self.num_envs, np.int64)
-        self._contracts = ContractRows(np.full(self.num_envs, -1, np.int64),
-                                       np.zeros((self.num_envs, CONTRACT_WRITTEN), np.int16),
-                                       np.zeros(self.num_envs, np.int64))
         self._ended = np.zeros(self.num_envs, np.int64)  # scratch: the rows whose game ended this step
         self._batch.observation[:, O_VALUE:O_VALUE + C] = CONTRACT_SHOWN  # the same in every observation
         self._generator = np.zeros(GENERATOR_SIZE, np.uint64)  # scratch: a new game's default_rng
@@ -689,8 +719,7 @@ class CorruptionEngine(CompiledEngine):
         seeds = self._deal_seeds(games)
         b = self._batch
         start_kernel(np.asarray(games, np.int64), seeds, b.num_players, self._state, self._may_decline,
-                     b.observation, b.action_mask, b.current_player, self._written, self._shown,
-                     self._touched, self._contracts, self._generator, self._perm)
+                     b.observation, b.action_mask, b.current_player, self._generator, self._perm)
 
 
     def _advance(self, actions: np.ndarray) -> None:
@@ -698,8 +727,7 @@ class CorruptionEngine(CompiledEngine):
         seeds = self._seeds_ahead()  # the kernel deals the games that end, unless Python must
         ended = step_kernel(actions, b.num_players, self._state, self._may_decline, self.reward_code,
                             b.observation, b.action_mask, b.current_player, b.rewards, b.terminated,
-                            b.scores, b.ranks, b.ended_players, self._keys, self._written, self._shown,
-                            self._touched, self._contracts, self._ended, seeds is not None,
+                            b.scores, b.ranks, b.ended_players, self._keys, self._ended, seeds is not None,
                             self._ended if seeds is None else seeds, self.game_seeds, self.deal_index,
                             self._generator, self._perm)
         if seeds is not None:
@@ -722,7 +750,7 @@ class CorruptionEngine(CompiledEngine):
         if state.phase == OVER:
             raise ValueError("the state's game is over: load a state with a decision to make")
         s = self._state[row]
-        s[:] = 0
+        s[:GAME_SIZE] = 0
         s[:8] = (state.round, state.phase, state.to_act, state.leader, state.turn, state.qpos,
                  len(state.queue), len(state.deck))
         for start, field in ((LOC, state.loc), (WHERE, state.where), (PUBLIC, state.public)):
@@ -742,5 +770,4 @@ class CorruptionEngine(CompiledEngine):
         b.num_players[row] = n
         self.game_seeds[row] = -1
         refresh_kernel(int(row), b.num_players, self._state, self._may_decline, b.observation,
-                       b.action_mask, b.current_player, self._written, self._shown, self._touched,
-                       self._contracts)
+                       b.action_mask, b.current_player)
