@@ -37,24 +37,18 @@ def time_learn(game: str, sets: Sequence[str], steps: int, plain: bool = False) 
     """Learner steps per CPU-second of `model.learn(steps)` for the game's config with `sets` (None: a
     `plain` MlpPolicy for a config whose policy has a prior bot, which only the learner's policy has)."""
     import torch
-    from stable_baselines3.common.utils import set_random_seed
 
     from training import config as cfg
     from training.export import export_actor
-    from training.learner import build_model, make_venv
-    from training.pool import OpponentPool
+    from training.selfplay import start
 
     config = cfg.load(game, sets=[*OFF, *sets])
     prior = cfg.bot_option(config, "prior")
     if plain and prior:
         return None
     torch.set_num_threads(config["run"]["torch_threads"])
-    set_random_seed(config["run"]["seed"])
-    pool_cfg = config["pool"]
-    pool = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"])
     with tempfile.TemporaryDirectory() as tmp:
-        venv = make_venv(config, pool)  # as training.selfplay.start builds the run
-        model = build_model(config, venv, Path(tmp), plain=plain)
+        model, venv, pool = start(config, Path(tmp), None, plain)
         pool.add(export_actor(model, config["ppo"]["activation"], prior=prior), 0)
         begin = time.process_time()
         model.learn(steps)

@@ -139,11 +139,12 @@ class BatchedSelfPlayVecEnv(VecEnv):
             actions = self._actions
             actions[:] = vector.WAIT
             deciding = np.unique(who[~waiting])
-            grouped = deciding[self._group_position()[deciding] >= 0]
+            position = self._group_position()
+            grouped = deciding[position[deciding] >= 0]
             if grouped.size:  # the snapshots' rows in one call
                 sel = np.flatnonzero(np.isin(who, grouped))
-                actions[sel] = self._group.act_batch(self._position[who[sel]], b.observation[sel], b.action_mask[sel])
-                deciding = deciding[self._position[deciding] < 0]
+                actions[sel] = self._group.act_batch(position[who[sel]], b.observation[sel], b.action_mask[sel])
+                deciding = deciding[position[deciding] < 0]
             for k in deciding.tolist():
                 sel = np.flatnonzero(who == k)
                 actions[sel] = act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])

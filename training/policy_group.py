@@ -14,11 +14,10 @@ from typing import Sequence
 import numba as nb
 import numpy as np
 
-from corruption_envs.core.agents import legal_counts
 from corruption_envs.policy import NumpyPolicy
-from corruption_envs.policy.inference import choose_rows
+from corruption_envs.policy.inference import choose_rows, legal_moves
 
-from .nonzeros import nonzero_entries
+from .sparse_rows import SparseRows
 
 
 def kind_of(policy: object) -> tuple | None:
@@ -42,16 +41,14 @@ class PolicyGroup:
     def logits(self, which: np.ndarray, observations: np.ndarray) -> np.ndarray:
         """Row i's logits by policies[which[i]] (float32 products, rounded unlike one row's): per policy,
         the sparse first layer over its rows' non-zeros in one compiled pass, the dense layers by BLAS."""
-        rows, columns, values = nonzero_entries(np.asarray(observations, np.float32))
-        counts = np.bincount(rows, minlength=len(observations))
-        starts = np.concatenate([[0], np.cumsum(counts)])
+        x_rows = SparseRows.of(np.asarray(observations, np.float32))
         z = np.empty((len(observations), self.policies[0].num_actions), np.float32)
         for p in np.unique(which).tolist():
             policy = self.policies[p]
             mine = np.flatnonzero(which == p)
             (w, b), *dense = [*policy.layers, policy.head]
             x = np.empty((mine.size, w.shape[1]), np.float32)
-            _sparse_layer(mine, starts, columns, values, w, b, x)
+            _sparse_layer(mine, x_rows.start, x_rows.cols, x_rows.values, w, b, x)
             for w, b in dense:
                 np.maximum(x, 0.0, out=x) if self.relu else np.tanh(x, out=x)
                 x = x @ w + b
@@ -60,8 +57,7 @@ class PolicyGroup:
 
     def act_batch(self, which: np.ndarray, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """Row i's action by policies[which[i]]: what that policy's `act` plays."""
-        legal_counts(action_masks, "the policy")  # refuses a row with no legal action, as act does
-        legal = np.asarray(action_masks) != 0
+        legal = legal_moves(action_masks)
         return choose_rows(self.policies, which, self.logits(which, observations), observations, legal)
 
 

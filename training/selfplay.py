@@ -79,17 +79,18 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, ckpt.Checkp
     return config, out, None
 
 
-def start(config: dict[str, Any], out: Path,
-          checkpoint: ckpt.Checkpoint | None) -> tuple[MaskablePPO, VecEnv, OpponentPool]:
+def start(config: dict[str, Any], out: Path, checkpoint: ckpt.Checkpoint | None,
+          plain: bool = False) -> tuple[MaskablePPO, VecEnv, OpponentPool]:
     """The model, its vec env and the opponent pool, from the config and the checkpoint if any;
-    writes nothing, so a checkpoint that does not fit leaves the run folder as it was."""
+    writes nothing, so a checkpoint that does not fit leaves the run folder as it was. `plain`:
+    sb3-contrib's own MlpPolicy and rollout buffer (`build_model`)."""
     torch.set_num_threads(config["run"]["torch_threads"])
     set_random_seed(config["run"]["seed"])
     pool_cfg = config["pool"]
     pool = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"])
     venv = make_venv(config, pool)
     try:
-        model = build_model(config, venv, out)
+        model = build_model(config, venv, out, plain)
         if checkpoint is not None:
             restore(model, pool, checkpoint, config, out)
         elif config["init"]["policy"] is not None:

@@ -102,7 +102,7 @@ class NumpyPolicy:
     def scores(self, observation: np.ndarray, action_mask: np.ndarray, prior_bot: Agent | None = None) -> np.ndarray:
         """Logits of one observation with the prior's bonus on its bot's move and -inf on illegal actions.
         `prior_bot` overrides the bound bot (the training pool gives each seat its own)."""
-        legal = _legal(np.asarray(action_mask)[None])[0]
+        legal = legal_moves(np.asarray(action_mask)[None])[0]
         return np.where(legal, self.logits_with_prior(observation, action_mask, prior_bot), -np.inf)
 
     def logits_with_prior(self, observation: np.ndarray, action_mask: np.ndarray,
@@ -138,7 +138,7 @@ class NumpyPolicy:
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """One action per row: greedy, or sampled with one `rng.random()` per row in row order (what
         `rng.choice` draws), as `act` chooses (`choose_rows`)."""
-        legal = _legal(action_masks)
+        legal = legal_moves(action_masks)
         moves = self._prior_moves(observations, action_masks)
         one_row = len(observations) == 1  # the one-row product itself: exact, nothing to redo
         z = self.logits(observations[0])[None] if one_row else self.logits(observations)
@@ -237,7 +237,8 @@ def _near_tie(z: np.ndarray, slack: np.ndarray) -> np.ndarray:
     return top2[:, 0] - top2[:, 1] <= 2 * slack
 
 
-def _legal(action_masks: np.ndarray) -> np.ndarray:
+def legal_moves(action_masks: np.ndarray) -> np.ndarray:
+    """The masks as booleans, refusing a row with no legal action (as a policy's `act` does)."""
     legal_counts(action_masks, "the policy")
     return np.asarray(action_masks) != 0
 
