@@ -154,6 +154,8 @@ def restore(model: Any, checkpoint: Checkpoint) -> None:
     try:
         for index, entries in checkpoint.tensors["optimizer"].get("state", {}).items():
             for name, t in entries.items():
+                if isinstance(t, torch.Tensor) and t.dim() == 2 and t.t().shape == params[index].shape != t.shape:
+                    entries[name] = t = t.t()  # written while sparse first layers' parameter was W, not W.T
                 if isinstance(t, torch.Tensor) and t.dim() and t.shape != params[index].shape:
                     raise ValueError(f"state {name!r} of parameter {index} is {tuple(t.shape)}")
         policy.load_state_dict(state)

@@ -5,8 +5,9 @@ of the network's multiply-adds. `SparseInputLinear` is an `nn.Linear` (the same 
 checkpoints, warm starts and the exported policy file are unchanged) that computes x @ W.T + b as the
 sum of W's columns at the non-zero inputs (`embedding_bag`), and W's gradient by scattering the output
 gradient's rows at those inputs (embedding_bag's own backward, through a transposed copy of W, costs
-several times as much). W is held in memory as its transpose (inputs x outputs, the table embedding_bag
-reads, and the layout the scatter writes its gradient in), so no pass copies or transposes it.
+several times as much). W is held as its transpose, a contiguous (inputs x outputs) parameter: the table
+embedding_bag reads, the layout the scatter writes its gradient in, and one Adam's fused step runs on
+three times as fast as on a transposed view. Its state dict still names it `weight`, (outputs x inputs).
 The actor and the critic read the same observation: `SparseInputMlpExtractor` finds its non-zeros once
 for both.
 """
@@ -63,31 +64,28 @@ class NonZeros:
 
 
 class _SparseProduct(th.autograd.Function):
-    """x @ W.T + b for x given by its NonZeros; the gradients of W and b only (x is data)."""
+    """x @ table + b for x given by its NonZeros (table = W.T); the gradients of table and b only."""
 
     @staticmethod
-    def forward(ctx: Any, weight: th.Tensor, bias: th.Tensor, x: NonZeros) -> th.Tensor:
+    def forward(ctx: Any, table: th.Tensor, bias: th.Tensor, x: NonZeros) -> th.Tensor:
         ctx.x = x
-        # embedding_bag reads rows of an (inputs x outputs) table: W's transpose, which is W's own
-        # storage (`SparseInputLinear.sharing`), so this makes no copy
-        table = weight.t().contiguous()
         return F.embedding_bag(x.columns, table, x.offsets, mode="sum", per_sample_weights=x.values) + bias
 
     @staticmethod
     def backward(ctx: Any, grad: th.Tensor) -> tuple[th.Tensor | None, th.Tensor | None, None]:
-        weight_grad = _weight_grad(ctx.x, grad.contiguous()) if ctx.needs_input_grad[0] else None
+        table_grad = _table_grad(ctx.x, grad.contiguous()) if ctx.needs_input_grad[0] else None
         bias_grad = grad.sum(0) if ctx.needs_input_grad[1] else None
-        return weight_grad, bias_grad, None
+        return table_grad, bias_grad, None
 
 
-def _weight_grad(x: NonZeros, grad: th.Tensor) -> th.Tensor:
-    """grad.T @ x, W's gradient: on the CPU a compiled scatter of grad's rows into W.T's rows (a quarter
+def _table_grad(x: NonZeros, grad: th.Tensor) -> th.Tensor:
+    """x.T @ grad, W.T's gradient: on the CPU a compiled scatter of grad's rows into its rows (a quarter
     of torch's sparse product's time), elsewhere that product."""
     if grad.device.type != "cpu":
-        return th.sparse.mm(x.transposed(), grad).t()
+        return th.sparse.mm(x.transposed(), grad)
     table = np.zeros((x.shape[1], grad.shape[1]), np.float32)
     _scatter_rows(x.rows.numpy(), x.columns.numpy(), x.values.numpy(), grad.numpy(), table)
-    return th.from_numpy(table).t()
+    return th.from_numpy(table)
 
 
 @nb.njit(cache=True)
@@ -100,24 +98,41 @@ def _scatter_rows(rows, columns, values, grad, table):  # pragma: no cover - com
 
 
 class SparseInputLinear(nn.Linear):
-    """nn.Linear over a 2-D batch of mostly-zero inputs (or their `NonZeros`)."""
+    """nn.Linear over a 2-D batch of mostly-zero inputs (or their `NonZeros`), W held as `weight_t` = W.T."""
+
+    @property
+    def weight(self) -> th.Tensor:  # type: ignore[override]
+        """W (outputs x inputs), a view of `weight_t`: what every nn.Linear reader expects."""
+        return self.weight_t.t()
 
     def forward(self, x: th.Tensor | NonZeros) -> th.Tensor:
         if isinstance(x, th.Tensor):
             if x.dim() != 2:
-                return super().forward(x)
+                return F.linear(x, self.weight, self.bias)
             x = NonZeros.of(x)
-        return _SparseProduct.apply(self.weight, self.bias, x)
+        return _SparseProduct.apply(self.weight_t, self.bias, x)
 
     @classmethod
     def sharing(cls, layer: nn.Linear) -> SparseInputLinear:
-        """A SparseInputLinear with `layer`'s parameter values (no new ones drawn), its weight stored
-        transposed: the same (outputs x inputs) tensor to every reader, and its gradient (the scatter's
-        table, transposed) in the same layout, so the optimizer's update makes no copy either."""
-        sparse = nn.utils.skip_init(cls, layer.in_features, layer.out_features, bias=layer.bias is not None)
-        sparse.weight = nn.Parameter(layer.weight.detach().t().contiguous().t(), layer.weight.requires_grad)
+        """A SparseInputLinear with `layer`'s parameter values (no new ones drawn): its bias, and its
+        weight copied once into `weight_t`, in the parameter order of `layer` (the optimizer's)."""
+        sparse = cls.__new__(cls)
+        nn.Module.__init__(sparse)
+        sparse.in_features, sparse.out_features = layer.in_features, layer.out_features
+        sparse.weight_t = nn.Parameter(layer.weight.detach().t().contiguous(), layer.weight.requires_grad)
         sparse.bias = layer.bias
         return sparse
+
+    # checkpoints and warm starts read and write W as nn.Linear's `weight`
+    def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
+        for name, t in (("weight", self.weight), ("bias", self.bias)):
+            if t is not None:
+                destination[prefix + name] = t if keep_vars else t.detach()
+
+    def _load_from_state_dict(self, state_dict: dict, prefix: str, *args: Any) -> None:
+        if prefix + "weight" in state_dict:
+            state_dict[prefix + "weight_t"] = state_dict.pop(prefix + "weight").t()
+        super()._load_from_state_dict(state_dict, prefix, *args)
 
 
 class SparseInputMlpExtractor(MlpExtractor):

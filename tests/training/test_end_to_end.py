@@ -121,6 +121,34 @@ def test_resume_continues_from_the_checkpoint(run, tmp_path):
     assert pool_index(out)["next_id"] > 4
 
 
+def test_resume_reads_adam_state_kept_in_the_weights_shape_as_older_checkpoints_did(run, tmp_path):
+    """Checkpoints written while the sparse first layers' parameter was W (outputs x inputs) hold its
+    Adam moments in that shape: a resume transposes them and continues exactly as from today's."""
+    import shutil
+
+    import torch
+
+    ends = []
+    for name, older in (("today", False), ("older", True)):
+        out = tmp_path / name
+        shutil.copytree(run, out)
+        if older:
+            path = out / "checkpoints" / json.loads((out / "checkpoints" / "latest.json").read_text())["model"]
+            tensors = torch.load(path, weights_only=True)
+            first = tensors["policy"]["mlp_extractor.policy_net.0.weight"].shape  # (outputs, inputs)
+            moved = 0
+            for entries in tensors["optimizer"]["state"].values():
+                for k, t in entries.items():
+                    if t.shape == first[::-1]:  # a first layer's moment, in W.T's shape today
+                        entries[k], moved = t.t(), moved + 1
+            assert moved == 4  # exp_avg and exp_avg_sq of the actor's and the critic's first layers
+            torch.save(tensors, path)
+        assert main(["--resume", str(out), "--timesteps", "1536", "--no-progress"]) == 0
+        with np.load(out / "policy.npz") as f:
+            ends.append({k: f[k] for k in f.files if k != "meta"})
+    assert all(np.array_equal(ends[0][k], ends[1][k]) for k in ends[0])
+
+
 def test_out_folder_that_is_not_empty_is_refused(run, toy_yaml_path, capsys):
     assert main(["--config", str(toy_yaml_path), "--out", str(run)]) == 2
     assert "exists and is not empty" in capsys.readouterr().err

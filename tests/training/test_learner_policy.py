@@ -52,6 +52,7 @@ def test_values_log_probs_entropies_and_gradients_match_the_mlp_policy():
     for x, y in zip(a, b):
         assert torch.allclose(x, y, atol=1e-5)
     for x, y in zip(grads_a, grads_b):
+        y = y if y.shape == x.shape else y.t()  # the sparse first layers' parameter is W.T
         assert torch.allclose(x, y, atol=1e-4)
 
 
@@ -74,13 +75,26 @@ def test_the_sparse_layer_equals_the_dense_one_on_an_all_zero_batch():
 
 
 def test_the_sparse_layer_holds_its_weight_and_gradient_transposed_in_memory():
-    """embedding_bag's table is W.T and the scatter writes W.T's gradient: stored that way, neither the
-    forward pass nor the optimizer copies a transposed W (a fifth of a Corruption PPO update)."""
+    """embedding_bag's table is W.T and the scatter writes W.T's gradient: held as a contiguous W.T
+    parameter, neither the forward pass nor the optimizer copies a transposed W, and Adam's fused step
+    takes its fast path."""
     sparse = SparseInputLinear.sharing(torch.nn.Linear(OBS, 8))
     obs, _, _ = batch()
     sparse(obs).sum().backward()
-    assert sparse.weight.t().is_contiguous() and sparse.weight.grad.t().is_contiguous()
-    assert torch.allclose(sparse.weight.grad, torch.ones(obs.shape[0], 8).t() @ obs, atol=1e-5)
+    assert [name for name, _ in sparse.named_parameters()] == ["weight_t", "bias"]
+    assert sparse.weight_t.is_contiguous() and sparse.weight_t.grad.is_contiguous()
+    assert torch.allclose(sparse.weight_t.grad, obs.t() @ torch.ones(obs.shape[0], 8), atol=1e-5)
+
+
+def test_the_sparse_layer_reads_and_writes_its_weight_as_nn_linear_does():
+    """State dicts (checkpoints, warm starts) name W `weight`, outputs x inputs, as nn.Linear's."""
+    layer = torch.nn.Linear(OBS, 8)
+    sparse = SparseInputLinear.sharing(layer)
+    state = sparse.state_dict()
+    assert list(state) == ["weight", "bias"] and torch.equal(state["weight"], layer.weight)
+    other = SparseInputLinear.sharing(torch.nn.Linear(OBS, 8))
+    other.load_state_dict(state)
+    assert torch.equal(other.weight, layer.weight) and torch.equal(other.weight_t, layer.weight.t())
 
 
 def test_the_legal_categorical_matches_sb3s_masked_categorical_with_ties_going_to_the_lowest_action():
