@@ -51,6 +51,7 @@ NUM_SUBSETS = 1 << NUM_BRIBES
 SUBSET_SIZE = np.array([bin(m).count("1") for m in range(NUM_SUBSETS)])
 SUBSET_STEPS = np.array([round(sum(VALUES[b] for b in range(NUM_BRIBES) if m >> b & 1) / STEP)
                          for m in range(NUM_SUBSETS)])  # each subset's money, in steps of the grid
+MAX_SUMS = np.unique(SUBSET_STEPS).size  # the sums a hand of bribes can make
 
 
 # the standard normal CDF is approximated by the logistic 1 / (1 + exp(-LOGISTIC * x)) (error < 0.01;
@@ -60,25 +61,54 @@ GRID_BELOW = GRID - STEP  # half a step below each total: strictly below an oppo
 
 
 @njit
-def _exponents(mu: np.ndarray, sd: np.ndarray, out: np.ndarray) -> None:
-    """out[j, o, i] = -LOGISTIC * (GRID_BELOW[i] - mu[j, o]) / sd[j, o], as numpy's operations round it."""
+def _exponents(mu: np.ndarray, sd: np.ndarray, points: np.ndarray, counts: np.ndarray, out: np.ndarray) -> None:
+    """out[j, o, q] = -LOGISTIC * (GRID_BELOW[i] - mu[j, o]) / sd[j, o] at the grid point i = points[j, q],
+    q < counts[j], as numpy's operations round it."""
     for j in range(mu.shape[0]):
         for o in range(mu.shape[1]):
-            for i in range(GRID_BELOW.size):
-                out[j, o, i] = (GRID_BELOW[i] - mu[j, o]) / sd[j, o] * -LOGISTIC
+            for q in range(counts[j]):
+                out[j, o, q] = (GRID_BELOW[points[j, q]] - mu[j, o]) / sd[j, o] * -LOGISTIC
 
 
 @njit
-def _win_worth(exps: np.ndarray, absent: np.ndarray, value: np.ndarray, out: np.ndarray) -> None:
-    """out[j, i] = value[j] * P(every opponent ends below GRID[i]): the product over the opponents, in
-    their order, of 1 / (1 + exps[j, o, i]) (1 for an absent seat); 0 for no money bid (i = 0)."""
+def _win_worth(exps: np.ndarray, absent: np.ndarray, value: np.ndarray, points: np.ndarray, counts: np.ndarray,
+               out: np.ndarray) -> None:
+    """out[j, i] = value[j] * P(every opponent ends below GRID[i]) at the grid points i = points[j, q],
+    q < counts[j]: the product over the opponents, in their order, of 1 / (1 + exps[j, o, q]) (1 for an
+    absent seat); 0 for no money bid (i = 0)."""
     for j in range(exps.shape[0]):
-        for i in range(exps.shape[2]):
+        for q in range(counts[j]):
             win = 1.0  # times the first factor is that factor exactly, as numpy's product starts
             for o in range(exps.shape[1]):
                 if not absent[j, o]:
-                    win *= 1.0 / (1.0 + exps[j, o, i])
+                    win *= 1.0 / (1.0 + exps[j, o, q])
+            i = points[j, q]
             out[j, i] = value[j] * (win if i else 0.0)
+
+
+@njit
+def grid_points(where: np.ndarray, at: np.ndarray, held: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The grid points the plan reads of the j-th (row, contract) on the tables (where[i, c] = j): my total
+    there (at[i, c]) plus each sum of the bribes I hold (the top of the grid at most), in points[j,
+    :counts[j]]."""
+    size = where.max() + 1
+    points, counts = np.zeros((size, MAX_SUMS), np.int64), np.zeros(size, np.int64)
+    for i in range(where.shape[0]):
+        sums = np.zeros(GRID.size, np.bool_)
+        s = held[i]
+        while True:  # the subsets of what I hold
+            sums[SUBSET_STEPS[s]] = True
+            if s == 0:
+                break
+            s = (s - 1) & held[i]
+        steps = np.flatnonzero(sums)
+        for c in range(NUM_CONTRACTS):
+            j = where[i, c]
+            if j >= 0:
+                counts[j] = steps.size
+                for q in range(steps.size):
+                    points[j, q] = min(at[i, c] + steps[q], GRID.size - 1)
+    return points, counts
 
 
 class ExpertAgent(HeuristicAgent):
@@ -103,7 +133,8 @@ class ExpertAgent(HeuristicAgent):
                                       read["value"], read["my_totals"])
         mu, sd, absent, value, where = opponent_model(observations, rows, block, read["seats"], read["value"],
                                                       read["on_table"], read["body"], read["vertical"])
-        plan = plan_rows(win_worth(mu, sd, absent, value), where, at, read["on_table"][block], held, slots)
+        worth = win_worth(mu, sd, absent, value, *grid_points(where, at, held))
+        plan = plan_rows(worth, where, at, read["on_table"][block], held, slots)
         return np.stack(plan, axis=1)
 
     def _decide(self, read: dict, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -198,7 +229,10 @@ def unseen_card_moments(obs: np.ndarray, o: int) -> tuple[float, float, float]:
     cards = obs[CARDS_AT:FACEDOWN_AT].reshape((NUM_CONTRACTS, MAX_PLAYERS, NUM_KINDS))
     money, square, bribes = 0.0, 0.0, 0
     for b in range(NUM_BRIBES):
-        if not (cards[:, o, b] > 0).any():
+        shown = False
+        for c in range(NUM_CONTRACTS):
+            shown |= cards[c, o, b] > 0
+        if not shown:
             money, square, bribes = money + VALUES[b], square + VALUES[b] ** 2, bribes + 1
     gone = obs[GONE_AT + 3 * o:GONE_AT + 3 * o + 3]  # DA, Reporters (1/2 each), Hit Man
     characters = (np.float32(1) - gone[0]) + np.float32(2) * (np.float32(1) - gone[1]) + (np.float32(1) - gone[2])
@@ -206,16 +240,18 @@ def unseen_card_moments(obs: np.ndarray, o: int) -> tuple[float, float, float]:
     return money / cards_left, square / cards_left, money / max(bribes, 1)
 
 
-def win_worth(mu: np.ndarray, sd: np.ndarray, absent: np.ndarray, value: np.ndarray) -> np.ndarray:
+def win_worth(mu: np.ndarray, sd: np.ndarray, absent: np.ndarray, value: np.ndarray, points: np.ndarray,
+              counts: np.ndarray) -> np.ndarray:
     """worth[j, i]: value[j] * P(I win with total GRID[i]) against opponents of totals ~ (mu[j], sd[j])
-    (an absent seat is beaten for sure: a factor 1 leaves the product exact)."""
+    (an absent seat is beaten for sure: a factor 1 leaves the product exact), at the grid points the plan
+    reads only (points[j, :counts[j]]; the others are nan): a hand makes at most 32 sums, often far fewer."""
     # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total:
     # normal_cdf((GRID - STEP - mu) / sd) operation by operation, numpy's exp between two compiled passes
-    cdf = np.empty((*mu.shape, GRID.size))
-    _exponents(mu, sd, cdf)
+    cdf = np.zeros((*mu.shape, counts.max()))
+    _exponents(mu, sd, points, counts, cdf)
     np.exp(cdf, out=cdf)
-    worth = np.empty((len(mu), GRID.size))
-    _win_worth(cdf, absent, value, worth)
+    worth = np.full((len(mu), GRID.size), np.nan)
+    _win_worth(cdf, absent, value, points, counts, worth)
     return worth
 
 

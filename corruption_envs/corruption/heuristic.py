@@ -176,11 +176,11 @@ def legal_bounds(mask: np.ndarray) -> tuple[int, int]:
 def read_contracts(obs: np.ndarray, n: int, on_table: np.ndarray, body: np.ndarray, vertical: np.ndarray,
                    known: np.ndarray, best_opp: np.ndarray, da_shown: np.ndarray, top_shown: np.ndarray) -> None:
     """Per contract and seat (the n seats of the observation `obs`): on the table and under which body; my
-    and everyone's known money there (vertical bribes, and Swiss bribes assigned there at half value); an
-    estimate adding a guess at each opponent's hidden money (face-down cards, and Swiss bribes spread
-    over the body's contracts on the table), of which the best opponent's estimate is kept; whether an opponent's DA
-    shows, and the largest face-up bribe of an opponent ($k, 0 if none). The guess rounds as numpy's
-    float32 arithmetic did (it is float32, the spread float64)."""
+    and everyone's known money there (vertical bribes, and Swiss bribes assigned there at half value); the
+    best opponent's estimate, adding a guess at their hidden money (face-down cards, and Swiss bribes
+    spread over the body's contracts on the table); whether an opponent's DA shows, and the largest
+    face-up bribe of an opponent ($k, 0 if none). The guess rounds as numpy's float32 arithmetic did (it is
+    float32, the spread float64)."""
     cards = obs[CARDS_AT:FACEDOWN_AT].reshape((NUM_CONTRACTS, MAX_PLAYERS, NUM_KINDS))
     facedown = obs[FACEDOWN_AT:ASSIGNED_AT].reshape((NUM_CONTRACTS, MAX_PLAYERS))
     assigned = obs[ASSIGNED_AT:SWISS_AT].reshape((NUM_CONTRACTS, MAX_PLAYERS, NUM_BRIBES))
@@ -195,6 +195,9 @@ def read_contracts(obs: np.ndarray, n: int, on_table: np.ndarray, body: np.ndarr
         if on_table[c]:
             per_body[body[c]] += 1
     for c in range(NUM_CONTRACTS):
+        if not on_table[c]:  # no card lies there (invariants.py): no money, and nothing hidden but 0
+            best_opp[c] = 0.0
+            continue
         g = body[c]
         for p in range(n):
             # the sums skip the empty places (most): adding 0.0 to positive money leaves it as it is
@@ -209,13 +212,13 @@ def read_contracts(obs: np.ndarray, n: int, on_table: np.ndarray, body: np.ndarr
             if p == 0:  # I know my own cards
                 continue
             guess = np.float32(np.rint(facedown[c, p] * np.float32(CARDS_PER_ROUND)) * np.float32(HIDDEN_GUESS))
-            if on_table[c]:
-                hidden = np.float32(np.rint(swiss_facedown[g, p] * np.float32(CARDS_PER_ROUND)))
-                spread = np.float64(hidden * np.float32(HIDDEN_GUESS) / np.float32(2)) / max(per_body[g], 1)
-                guess = np.float32(np.float64(guess) + spread)
+            hidden = np.float32(np.rint(swiss_facedown[g, p] * np.float32(CARDS_PER_ROUND)))
+            spread = np.float64(hidden * np.float32(HIDDEN_GUESS) / np.float32(2)) / per_body[g]
+            guess = np.float32(np.float64(guess) + spread)
             best_opp[c] = max(best_opp[c], known[c, p] + guess)
             da_shown[c] |= cards[c, p, DA] > 0
             top_shown[c] = max(top_shown[c], top)
+
 
 def by_value(on_table: np.ndarray, value: np.ndarray) -> np.ndarray:
     """Per row, its table's contracts, the most valuable first, then -1s. numpy's argsort of the
