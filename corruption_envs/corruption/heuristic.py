@@ -226,39 +226,46 @@ def by_value(on_table: np.ndarray, value: np.ndarray) -> np.ndarray:
     ties keep its order. That sort orders up to 8, 16 or 32 values with one network each, padded with
     +inf; a 2-D argsort sorts each row as the 1-D one does: so the rows whose tables need the same
     network are sorted in one call, padded with +inf as the sort pads them."""
-    keys, table, sizes = sort_keys(on_table, value)
-    order = np.zeros(on_table.shape, np.int64)
-    smaller = 0
-    for width in SORT_WIDTHS:
-        rows = np.flatnonzero((sizes > smaller) & (sizes <= width))
-        if rows.size:
-            order[rows, :width] = np.argsort(keys[rows, :width], axis=1)
-        smaller = width
-    return ordered_contracts(table, sizes, order)
+    keys, rows = sort_keys(on_table, value)
+    return ordered_contracts(on_table, rows, tuple(np.argsort(k, axis=1) for k in keys))
 
 
 @njit
-def sort_keys(on_table: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per row, the negated values of its table's contracts then +inf, those contracts then -1s, and
-    how many they are."""
-    k = on_table.shape[0]
-    keys, table = np.full((k, NUM_CONTRACTS), np.inf, np.float32), np.full((k, NUM_CONTRACTS), -1)
-    sizes = np.zeros(k, np.int64)
-    for r in range(k):
+def sort_keys(on_table: np.ndarray, value: np.ndarray) -> tuple:
+    """For each of SORT_WIDTHS, the keys of the rows whose table is that wide at most (and wider than the
+    previous width): the negated values of the table's contracts, then +inf; and those rows."""
+    sizes = np.zeros(on_table.shape[0], np.int64)
+    for r in range(on_table.shape[0]):
+        sizes[r] = np.count_nonzero(on_table[r])
+    narrow, narrow_rows = width_group(on_table, value, sizes, 0, SORT_WIDTHS[0])
+    middle, middle_rows = width_group(on_table, value, sizes, SORT_WIDTHS[0], SORT_WIDTHS[1])
+    wide, wide_rows = width_group(on_table, value, sizes, SORT_WIDTHS[1], SORT_WIDTHS[2])
+    return (narrow, middle, wide), (narrow_rows, middle_rows, wide_rows)
+
+
+@njit
+def width_group(on_table: np.ndarray, value: np.ndarray, sizes: np.ndarray, smaller: int, width: int) -> tuple:
+    """The keys (padded to `width`) and the rows of the tables wider than `smaller`, `width` at most."""
+    rows = np.flatnonzero((sizes > smaller) & (sizes <= width))
+    keys = np.full((rows.size, width), np.inf, np.float32)
+    for i in range(rows.size):
+        place = 0
         for c in range(NUM_CONTRACTS):
-            if on_table[r, c]:
-                keys[r, sizes[r]], table[r, sizes[r]] = -value[r, c], c
-                sizes[r] += 1
-    return keys, table, sizes
+            if on_table[rows[i], c]:
+                keys[i, place] = -value[rows[i], c]
+                place += 1
+    return keys, rows
 
 
 @njit
-def ordered_contracts(table: np.ndarray, sizes: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """table[r, order[r]] on each row's first sizes[r] places, -1 after them."""
-    out = np.full(table.shape, -1)
-    for r in range(table.shape[0]):
-        for i in range(sizes[r]):
-            out[r, i] = table[r, order[r, i]]
+def ordered_contracts(on_table: np.ndarray, rows: tuple, orders: tuple) -> np.ndarray:
+    """Per row, its table's contracts in the order its sort put them (orders[w][i]: rows[w][i]'s), then -1s."""
+    out = np.full(on_table.shape, -1)
+    for w in range(len(rows)):
+        for i in range(rows[w].size):
+            table = np.flatnonzero(on_table[rows[w][i]])
+            for place in range(table.size):
+                out[rows[w][i], place] = table[orders[w][i, place]]
     return out
 
 
