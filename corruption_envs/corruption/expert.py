@@ -65,9 +65,10 @@ def _exponents(mu: np.ndarray, sd: np.ndarray, points: np.ndarray, counts: np.nd
     """out[j, o, q] = -LOGISTIC * (GRID_BELOW[i] - mu[j, o]) / sd[j, o] at the grid point i = points[j, q],
     q < counts[j], as numpy's operations round it."""
     for j in range(mu.shape[0]):
+        below = GRID_BELOW[points[j, :counts[j]]]  # gathered once: the loop over them vectorizes
         for o in range(mu.shape[1]):
-            for q in range(counts[j]):
-                out[j, o, q] = (GRID_BELOW[points[j, q]] - mu[j, o]) / sd[j, o] * -LOGISTIC
+            for q in range(below.size):
+                out[j, o, q] = (below[q] - mu[j, o]) / sd[j, o] * -LOGISTIC
 
 
 @njit

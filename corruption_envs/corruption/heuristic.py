@@ -64,6 +64,7 @@ class HeuristicAgent:
     any_player_count = True
 
     def __init__(self, env, seed: int | None = None) -> None:
+        # env: Corruption's, whose observation layout is LAYOUT at every count (the kernels read it as such)
         self.rng = np.random.default_rng(seed)
 
     def _read(self, observations: np.ndarray, rows: np.ndarray, masks: np.ndarray) -> dict:
