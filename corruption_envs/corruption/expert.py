@@ -23,8 +23,24 @@ from __future__ import annotations
 import numpy as np
 from ..core.jit import njit
 
-from .heuristic import PLAY_ACTION, VALUES, HeuristicAgent, da_fits, heuristic_place, hit_man, reporter_fits
-from .tables import CARDS_PER_ROUND, DA, NUM_BODIES, NUM_BRIBES, REPORTER
+from .heuristic import (
+    CARDS_AT,
+    DECIDE_NAMES,
+    FACEDOWN_AT,
+    GONE_AT,
+    PLACED_AT,
+    PLAY_ACTION,
+    SWISS_AT,
+    SWISS_FACEDOWN_AT,
+    VALUES,
+    HeuristicAgent,
+    da_fits,
+    heuristic_place,
+    hit_man,
+    phase_three,
+    reporter_fits,
+)
+from .tables import CARDS_PER_ROUND, DA, MAX_PLAYERS, NUM_BODIES, NUM_BRIBES, NUM_CONTRACTS, NUM_KINDS, REPORTER
 
 STEP = 0.5  # $k resolution of contract totals (a Swiss bribe counts half)
 GRID = np.arange(0, 2 * VALUES.sum() + 1) * STEP  # my possible totals on one contract
@@ -35,6 +51,7 @@ NUM_SUBSETS = 1 << NUM_BRIBES
 SUBSET_SIZE = np.array([bin(m).count("1") for m in range(NUM_SUBSETS)])
 SUBSET_STEPS = np.array([round(sum(VALUES[b] for b in range(NUM_BRIBES) if m >> b & 1) / STEP)
                          for m in range(NUM_SUBSETS)])  # each subset's money, in steps of the grid
+MAX_SUMS = np.unique(SUBSET_STEPS).size  # the sums a hand of bribes can make
 
 
 # the standard normal CDF is approximated by the logistic 1 / (1 + exp(-LOGISTIC * x)) (error < 0.01;
@@ -44,130 +61,216 @@ GRID_BELOW = GRID - STEP  # half a step below each total: strictly below an oppo
 
 
 @njit
-def _exponents(mu: np.ndarray, sd: np.ndarray, out: np.ndarray) -> None:
-    """out[j, o, i] = -LOGISTIC * (GRID_BELOW[i] - mu[j, o]) / sd[j, o], as numpy's operations round it."""
+def _exponents(mu: np.ndarray, sd: np.ndarray, points: np.ndarray, counts: np.ndarray, out: np.ndarray) -> None:
+    """out[j, o, q] = -LOGISTIC * (GRID_BELOW[i] - mu[j, o]) / sd[j, o] at the grid point i = points[j, q],
+    q < counts[j], as numpy's operations round it."""
     for j in range(mu.shape[0]):
+        below = GRID_BELOW[points[j, :counts[j]]]  # gathered once: the loop over them vectorizes
         for o in range(mu.shape[1]):
-            for i in range(GRID_BELOW.size):
-                out[j, o, i] = (GRID_BELOW[i] - mu[j, o]) / sd[j, o] * -LOGISTIC
+            for q in range(below.size):
+                out[j, o, q] = (below[q] - mu[j, o]) / sd[j, o] * -LOGISTIC
 
 
 @njit
-def _win_worth(exps: np.ndarray, absent: np.ndarray, value: np.ndarray, out: np.ndarray) -> None:
-    """out[j, i] = value[j] * P(every opponent ends below GRID[i]): the product over the opponents, in
-    their order, of 1 / (1 + exps[j, o, i]) (1 for an absent seat); 0 for no money bid (i = 0)."""
+def _win_worth(exps: np.ndarray, absent: np.ndarray, value: np.ndarray, points: np.ndarray, counts: np.ndarray,
+               out: np.ndarray) -> None:
+    """out[j, i] = value[j] * P(every opponent ends below GRID[i]) at the grid points i = points[j, q],
+    q < counts[j]: the product over the opponents, in their order, of 1 / (1 + exps[j, o, q]) (1 for an
+    absent seat); 0 for no money bid (i = 0)."""
     for j in range(exps.shape[0]):
-        for i in range(exps.shape[2]):
+        for q in range(counts[j]):
             win = 1.0  # times the first factor is that factor exactly, as numpy's product starts
             for o in range(exps.shape[1]):
                 if not absent[j, o]:
-                    win *= 1.0 / (1.0 + exps[j, o, i])
+                    win *= 1.0 / (1.0 + exps[j, o, q])
+            i = points[j, q]
             out[j, i] = value[j] * (win if i else 0.0)
+
+
+@njit
+def grid_points(where: np.ndarray, at: np.ndarray, held: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The grid points the plan reads of the j-th (row, contract) on the tables (where[i, c] = j): my total
+    there (at[i, c]) plus each sum of the bribes I hold (the top of the grid at most), in points[j,
+    :counts[j]]."""
+    size = where.max() + 1
+    points, counts = np.zeros((size, MAX_SUMS), np.int64), np.zeros(size, np.int64)
+    for i in range(where.shape[0]):
+        sums = np.zeros(GRID.size, np.bool_)
+        s = held[i]
+        while True:  # the subsets of what I hold
+            sums[SUBSET_STEPS[s]] = True
+            if s == 0:
+                break
+            s = (s - 1) & held[i]
+        steps = np.flatnonzero(sums)
+        for c in range(NUM_CONTRACTS):
+            j = where[i, c]
+            if j >= 0:
+                counts[j] = steps.size
+                for q in range(steps.size):
+                    points[j, q] = min(at[i, c] + steps[q], GRID.size - 1)
+    return points, counts
 
 
 class ExpertAgent(HeuristicAgent):
     """Plays any seat from (observation, action_mask); deterministic given its seed."""
 
-    def _opponent_totals(self, observations: np.ndarray, read: dict) -> tuple[np.ndarray, np.ndarray]:
-        """Mean and standard deviation of each opponent's end-of-round total, (k, contracts, n - 1), n the
-        seats of `read`'s cards (a smaller game's extra seats get numbers too: `_worth` ignores them)."""
-        v = lambda name: self._view(observations, name)
-        n, table, value = read["cards"].shape[2], read["on_table"], read["value"]
-        rows = np.arange(len(observations))[:, None]
-        cards = read["cards"][:, :, 1:]  # opponents' public vertical cards (k, 24, n-1, 9)
-        facedown = np.rint(v("facedown")[:, :, 1:n] * CARDS_PER_ROUND)
-        swiss_hidden = np.rint(v("swiss_facedown")[:, :, 1:n] * CARDS_PER_ROUND)  # (k, 3, n-1)
-        gone = v("chars_gone")[:, 1:n]  # (k, n-1, 3): DA, Reporters (1/2 each), Hit Man
-        left = np.rint(CARDS_PER_ROUND * (1 - v("placed")[:, 1:n]))[:, None, :]
-        shown = cards[..., :NUM_BRIBES].sum(axis=1) > 0  # (k, n-1, 6) bribes seen this round
-        unseen_money = (~shown) @ VALUES
-        unseen_bribes = (~shown).sum(axis=2).clip(min=1)
-        characters_left = (1 - gone[..., 0]) + 2 * (1 - gone[..., 1]) + (1 - gone[..., 2])
-        unseen_cards = (~shown).sum(axis=2) + characters_left.clip(min=0)
-        unseen_cards = unseen_cards.clip(min=1)
-        # per opponent, broadcast over contracts
-        mean = (unseen_money / unseen_cards)[:, None, :]  # a face-down or future card: a bribe or a character
-        square = (((~shown) @ VALUES**2) / unseen_cards)[:, None, :]
-        var = square - mean**2
-        bribe_mean = (unseen_money / unseen_bribes)[:, None, :]
-        share = np.where(table, value, 0.0)
-        share = (share / np.maximum(share.sum(axis=1, keepdims=True), 1.0))[:, :, None]  # where future cards go
-        body = read["body"]
-        per_body = (table[:, :, None] & (body[:, :, None] == np.arange(NUM_BODIES))).sum(axis=1).clip(min=1)
-        swiss_share = (np.where(table, 1.0 / per_body[rows, body], 0.0)[:, :, None]
-                       * swiss_hidden[rows, body])  # (k, 24, n-1)
-        mu = (read["vertical"][:, :, 1:] + facedown * mean + swiss_share * bribe_mean / 2
-              + share * left * mean)
-        sd2 = (facedown * var + swiss_share * bribe_mean**2 / 4
-               + left * (share * square - share ** 2 * mean**2))
-        return mu, np.sqrt(sd2.clip(min=0)) + MIN_SD
-
-    def _worth(self, observations: np.ndarray, read: dict) -> tuple[np.ndarray, np.ndarray]:
-        """worth[j, i]: value(c) * P(I win c with total GRID[i]) for the j-th (row, contract) on the table
-        (only these are planned over: the grid is costly), and where[r, c]: that j (-1 off the table)."""
-        mu, sd = self._opponent_totals(observations, read)
-        table = np.nonzero(read["on_table"])
-        where = np.full(read["on_table"].shape, -1)
-        where[table] = np.arange(table[0].size)
-        mu, sd = mu[table], sd[table]  # (j, opponent)
-        # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total:
-        # normal_cdf((GRID - STEP - mu) / sd) operation by operation, numpy's exp between two compiled passes
-        cdf = np.empty((*mu.shape, GRID.size))
-        _exponents(mu, sd, cdf)
-        np.exp(cdf, out=cdf)
-        # a seat beyond its row's game is beaten for sure: a factor 1 leaves the product exact
-        absent = self._view(observations, "seats")[:, 1:mu.shape[1] + 1][table[0]] == 0
-        worth = np.empty((len(mu), GRID.size))
-        _win_worth(cdf, absent, read["value"][table].astype(np.float64), worth)
-        return worth, where
-
-    def _my_totals(self, observations: np.ndarray, read: dict) -> np.ndarray:
-        """My total on each contract now: vertical bribes, plus my Swiss bribes at half value on the
-        contract under that body where I have most (where the assignment step would likely put them)."""
-        mine = read["known"][:, :, 0].copy()
-        swiss = self._view(observations, "swiss")[:, :, 0] @ VALUES / 2  # (k, 3)
-        for g in range(NUM_BODIES):
-            under = read["on_table"] & (read["body"] == g)
-            rows = np.flatnonzero((swiss[:, g] != 0) & under.any(axis=1))
-            target = np.argmax(np.where(under, mine * 1e4 + read["value"], -np.inf)[rows], axis=1)
-            mine[rows, target] += swiss[rows, g]
-        return mine
-
-    def _read(self, observations: np.ndarray, action_masks: np.ndarray) -> dict:
+    def _read(self, observations: np.ndarray, rows: np.ndarray, masks: np.ndarray) -> dict:
         """The heuristic's read, and for the rows placing a card on a table with contracts: my totals and
         the plan (its worth, the worth of a plan with one bribe fewer, its largest bribe and contract)."""
-        read = super()._read(observations, action_masks)
-        k = len(observations)
-        read["mine"] = read["known"][:, :, 0].copy()
-        read["plan"] = np.zeros((k, 4))
+        read = super()._read(observations, rows, masks)
+        read["my_totals"] = read["mine"].copy()
+        read["plan"] = np.zeros((len(rows), 4))
         planning = np.flatnonzero(read["placing"] & read["on_table"].any(axis=1))
         for start in range(0, planning.size, PLAN_BLOCK):
             block = planning[start:start + PLAN_BLOCK]
-            part = {name: a[block] for name, a in read.items()}
-            obs = observations[block]
-            mine = self._my_totals(obs, part)
-            slots = CARDS_PER_ROUND - np.rint(self._view(obs, "placed")[:, 0] * CARDS_PER_ROUND).astype(np.int64)
-            held = part["hand"][:, :NUM_BRIBES].astype(np.int64) @ (1 << np.arange(NUM_BRIBES))
-            gain, fewer, bribe, contract = plan_rows(*self._worth(obs, part), np.rint(mine / STEP).astype(np.int64),
-                                                     part["on_table"], held, slots)
-            read["mine"][block] = mine
-            read["plan"][block] = np.stack([gain, fewer, bribe, contract], axis=1)
+            read["plan"][block] = self._plan(observations, rows, block, read)
         return read
 
-    def _place(self, read: dict, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return expert_place_rows(*self._place_inputs(read, masks), read["mine"], read["plan"])
+    def _plan(self, observations: np.ndarray, rows: np.ndarray, block: np.ndarray, read: dict) -> np.ndarray:
+        """Per row of `block` (into `rows`), its plan as plan_rows makes it, in four columns; its totals
+        into read["my_totals"]."""
+        at, held, slots = plan_inputs(observations, rows, block, read["hand"], read["on_table"], read["body"],
+                                      read["value"], read["my_totals"])
+        mu, sd, absent, value, where = opponent_model(observations, rows, block, read["seats"], read["value"],
+                                                      read["on_table"], read["body"], read["vertical"])
+        worth = win_worth(mu, sd, absent, value, *grid_points(where, at, held))
+        plan = plan_rows(worth, where, at, read["on_table"][block], held, slots)
+        return np.stack(plan, axis=1)
+
+    def _decide(self, read: dict, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return expert_decide_rows(*(read[name] for name in DECIDE_NAMES), masks, read["my_totals"], read["plan"])
 
 
 @njit
-def expert_place_rows(placing, hand, value, estimated, best_opp, da_shown, top_shown, by_value, on_table, body,
-                      faceup_next, masks, mine, plan) -> tuple[np.ndarray, np.ndarray]:
-    """expert_place for each row placing a card (the heuristic's place_rows, with my totals and plans)."""
+def plan_inputs(observations: np.ndarray, rows: np.ndarray, block: np.ndarray, hand: np.ndarray,
+                on_table: np.ndarray, body: np.ndarray, value: np.ndarray, totals: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row r of `block` (observation rows[r]): my total on each contract now, into totals[r] (my
+    vertical bribes there already): plus my Swiss bribes at half value on the contract under that body
+    where I have most (where the assignment step would likely put them); that total in steps of the grid;
+    my bribes in hand as a bit set; the placements I have left this round."""
+    at, held, slots = np.zeros((block.size, NUM_CONTRACTS), np.int64), np.zeros(block.size, np.int64), \
+        np.zeros(block.size, np.int64)
+    for i in range(block.size):
+        r = block[i]
+        obs = observations[rows[r]]
+        swiss = obs[SWISS_AT:SWISS_FACEDOWN_AT].reshape((NUM_BODIES, MAX_PLAYERS, NUM_BRIBES))
+        for g in range(NUM_BODIES):
+            money = 0.0
+            for b in range(NUM_BRIBES):
+                money += swiss[g, 0, b] * VALUES[b]
+            target, best = -1, -np.inf
+            for c in range(NUM_CONTRACTS):  # the first best, as argmax
+                if on_table[r, c] and body[r, c] == g and totals[r, c] * 1e4 + value[r, c] > best:
+                    target, best = c, totals[r, c] * 1e4 + value[r, c]
+            if money != 0 and target >= 0:
+                totals[r, target] += money / 2
+        for c in range(NUM_CONTRACTS):
+            at[i, c] = np.int64(np.rint(totals[r, c] / STEP))
+        for b in range(NUM_BRIBES):
+            held[i] |= hand[r, b] << b
+        slots[i] = CARDS_PER_ROUND - np.int64(np.rint(obs[PLACED_AT] * np.float32(CARDS_PER_ROUND)))
+    return at, held, slots
+
+
+@njit
+def opponent_model(observations: np.ndarray, rows: np.ndarray, block: np.ndarray, seats: np.ndarray,
+                   value: np.ndarray, on_table: np.ndarray, body: np.ndarray, vertical: np.ndarray) -> tuple:
+    """Mean and standard deviation of each opponent's end-of-round total on the j-th (row, contract) of the
+    tables of `block`'s rows (observation rows[r]), (j, the most opponents of a row), whether that seat is
+    absent from its row's game, the contract's value (float64), and where[i, c]: that j (-1 off the table).
+    The module's model, rounded as the numpy operations over float32 observation pieces rounded it."""
+    where = np.full((block.size, NUM_CONTRACTS), -1)
+    size, width = 0, 0
+    for i in range(block.size):
+        width = max(width, seats[block[i]] - 1)
+        for c in range(NUM_CONTRACTS):
+            if on_table[block[i], c]:
+                where[i, c], size = size, size + 1
+    mu, sd, absent = np.zeros((size, width)), np.ones((size, width)), np.ones((size, width), np.bool_)
+    contract_value = np.zeros(size)
+    for i in range(block.size):
+        r = block[i]
+        obs = observations[rows[r]]
+        # where future cards go: a table contract's share of the table's value (float32)
+        table_value = np.float32(0)
+        for c in range(NUM_CONTRACTS):
+            if on_table[r, c]:
+                table_value += value[r, c]
+        per_body = np.zeros(NUM_BODIES, np.int64)
+        for c in range(NUM_CONTRACTS):
+            if on_table[r, c]:
+                per_body[body[r, c]] += 1
+                contract_value[where[i, c]] = value[r, c]
+        for o in range(1, seats[r]):
+            mean, square, bribe_mean = unseen_card_moments(obs, o)
+            left = np.rint(np.float32(CARDS_PER_ROUND) * (np.float32(1) - obs[PLACED_AT + o]))
+            for c in range(NUM_CONTRACTS):
+                if not on_table[r, c]:
+                    continue
+                j, g = where[i, c], body[r, c]
+                share = value[r, c] / max(table_value, np.float32(1))
+                facedown = np.rint(obs[FACEDOWN_AT + c * MAX_PLAYERS + o] * np.float32(CARDS_PER_ROUND))
+                swiss_hidden = np.rint(obs[SWISS_FACEDOWN_AT + g * MAX_PLAYERS + o] * np.float32(CARDS_PER_ROUND))
+                swiss_share = 1.0 / max(per_body[g], 1) * swiss_hidden  # Swiss cards spread over the body's contracts
+                mu[j, o - 1] = (vertical[r, c, o] + facedown * mean + swiss_share * bribe_mean / 2
+                                + np.float32(share * left) * mean)
+                sd2 = (facedown * (square - mean * mean) + swiss_share * (bribe_mean * bribe_mean) / 4
+                       + left * (share * square - np.float32(share * share) * (mean * mean)))
+                sd[j, o - 1] = np.sqrt(max(sd2, 0.0)) + MIN_SD
+                absent[j, o - 1] = False
+    return mu, sd, absent, contract_value, where
+
+
+@njit
+def unseen_card_moments(obs: np.ndarray, o: int) -> tuple[float, float, float]:
+    """Opponent o's unseen cards (their bribes not shown this round, their characters not yet public): the
+    mean value and mean squared value of one ($k), and the mean value of an unseen bribe."""
+    cards = obs[CARDS_AT:FACEDOWN_AT].reshape((NUM_CONTRACTS, MAX_PLAYERS, NUM_KINDS))
+    money, square, bribes = 0.0, 0.0, 0
+    for b in range(NUM_BRIBES):
+        shown = False
+        for c in range(NUM_CONTRACTS):
+            shown |= cards[c, o, b] > 0
+        if not shown:
+            money, square, bribes = money + VALUES[b], square + VALUES[b] ** 2, bribes + 1
+    gone = obs[GONE_AT + 3 * o:GONE_AT + 3 * o + 3]  # DA, Reporters (1/2 each), Hit Man
+    characters = (np.float32(1) - gone[0]) + np.float32(2) * (np.float32(1) - gone[1]) + (np.float32(1) - gone[2])
+    cards_left = max(bribes + max(np.float64(characters), 0.0), 1.0)
+    return money / cards_left, square / cards_left, money / max(bribes, 1)
+
+
+def win_worth(mu: np.ndarray, sd: np.ndarray, absent: np.ndarray, value: np.ndarray, points: np.ndarray,
+              counts: np.ndarray) -> np.ndarray:
+    """worth[j, i]: value[j] * P(I win with total GRID[i]) against opponents of totals ~ (mu[j], sd[j])
+    (an absent seat is beaten for sure: a factor 1 leaves the product exact), at the grid points the plan
+    reads only (points[j, :counts[j]]; the others are nan): a hand makes at most 32 sums, often far fewer."""
+    # below an opponent's total by at least half a step, i.e. strictly below their (discrete) total:
+    # normal_cdf((GRID - STEP - mu) / sd) operation by operation, numpy's exp between two compiled passes
+    cdf = np.zeros((*mu.shape, counts.max()))
+    _exponents(mu, sd, points, counts, cdf)
+    np.exp(cdf, out=cdf)
+    worth = np.full((len(mu), GRID.size), np.nan)
+    _win_worth(cdf, absent, value, points, counts, worth)
+    return worth
+
+
+@njit
+def expert_decide_rows(placing, hand, value, estimated, best_opp, da_shown, top_shown, by_value, on_table, body,
+                       faceup_next, seats, known, decision_kind, decision_contract, masks, mine, plan
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """expert_place for each row placing a card, the heuristic's phase_three for the others (the
+    heuristic's decide_rows, with my totals and plans)."""
     chosen, dump = np.full(len(placing), -1), np.full(len(placing), -1)
     for r in range(len(placing)):
         if placing[r]:
             chosen[r], dump[r] = expert_place(hand[r], value[r], estimated[r], best_opp[r], da_shown[r], top_shown[r],
                                               by_value[r], on_table[r], body[r], faceup_next[r], masks[r], mine[r],
                                               plan[r])
+        else:
+            chosen[r] = phase_three(known[r, :, :seats[r]], value[r], decision_kind[r], decision_contract[r],
+                                    masks[r])
     return chosen, dump
 
 

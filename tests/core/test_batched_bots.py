@@ -11,6 +11,7 @@ import pytest
 import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.core.agents import draws_below, plays_any_count
+from corruption_envs.corruption import expert, heuristic
 from corruption_envs.policy import NumpyPolicy, check_compatible, read_policy_file
 
 POLICIES = Path(__file__).resolve().parents[2] / "policies"
@@ -111,6 +112,22 @@ def test_a_bot_of_any_count_decides_mixed_counts_as_each_count_bot(game, bot):
         assert mixed.act(o, m) == expected[-1]
     batched = make_agent(bot, corruption_envs.env(game, num_players=PLAYER_COUNTS[game][-1]), seed=11)
     assert batched.act_batch(observations, masks).tolist() == expected
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "expert"])
+def test_corruptions_rule_bots_decide_alike_without_numba(bot, monkeypatch):
+    """Without numba their kernels run as the plain Python functions (core/jit.py): rows of every count,
+    Phase II and III, decide as the compiled kernels decide them."""
+    pytest.importorskip("numba")
+    observations, masks, _ = mixed_count_rows("corruption")
+    observations, masks = observations[:60], masks[:60]
+    env = corruption_envs.env("corruption", num_players=3)
+    compiled = make_agent(bot, env, seed=5).act_batch(observations, masks).tolist()
+    for module in (heuristic, expert):
+        for name, kernel in vars(module).items():
+            if hasattr(kernel, "py_func"):
+                monkeypatch.setattr(module, name, kernel.py_func)
+    assert make_agent(bot, env, seed=5).act_batch(observations, masks).tolist() == compiled
 
 
 def committed_policies() -> list[tuple[str, int, Path]]:
