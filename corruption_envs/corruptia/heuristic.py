@@ -424,7 +424,9 @@ class HeuristicAgent:
     def _draw(self, sizes: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Row after row, sizes[r] uniforms or, where bounds[r] is not 0, one integer below it (-> picks):
         the rows' draws as row by row (one rng.random call for a run of rows draws as that many calls)."""
-        uniforms, picks, start = [], np.zeros(len(sizes), np.int64), 0
+        if not bounds.any():  # every row's phase has a rule, as in play: one call
+            return self.rng.random(sizes.sum()), np.zeros_like(bounds)
+        uniforms, picks, start = [], np.zeros_like(bounds), 0
         for r in np.flatnonzero(bounds).tolist():
             uniforms.append(self.rng.random(int(sizes[start:r].sum())))
             picks[r] = self.rng.integers(bounds[r])
