@@ -78,6 +78,7 @@ def decide_rows(observations: np.ndarray, masks: np.ndarray, at: Pieces, n: int,
 
 @njit
 def decide(obs: np.ndarray, mask: np.ndarray, at: Pieces, n: int, threshold: int) -> int:
+    """The phase's choice; without one, or when the mask forbids it: pass, else the first legal action."""
     phase = np.argmax(obs[at.phase:at.phase + OVER + 1])
     v = read_board(obs, at)
     choice = -1  # none
@@ -103,6 +104,7 @@ def _scaled(value: float, scale: float) -> int:
 
 @njit
 def read_board(obs: np.ndarray, at: Pieces) -> Board:
+    """The Board of one observation."""
     on, festival = np.zeros(C, np.bool_), np.zeros(C, np.bool_)
     owner, corruption, crew = np.zeros(C, np.int64), np.zeros(C, np.int64), np.zeros(C, np.int64)
     for c in range(C):
@@ -117,6 +119,7 @@ def read_board(obs: np.ndarray, at: Pieces) -> Board:
 
 @njit
 def wealth(seats: np.ndarray, k: int) -> float:
+    """What seat k is known to own: cash, Keys to the City and contracts."""
     row = seats[k]
     keys = _scaled(row[KEYS], 7)
     return (row[CASH_KNOWN] * np.float32(MONEY_SCALE) + np.float32(10 * keys * (keys + 1) / 2)

@@ -278,7 +278,7 @@ def gains(counts: np.ndarray, before: np.ndarray, after: np.ndarray) -> np.ndarr
 
 
 @njit
-def values(table: Table, neighbours: np.ndarray, index: np.ndarray) -> np.ndarray:
+def values_now(table: Table, neighbours: np.ndarray, index: np.ndarray) -> np.ndarray:
     """Department values of the table."""
     return table_values(table.cells, table.on, table.depts, table.staff, neighbours, index, -1, -1, 0)
 
@@ -295,7 +295,7 @@ def choose_cell(table: Table, legal: np.ndarray, counts: np.ndarray, noise: np.n
     after, supply = values_with_bill(table.cells, table.on, table.depts, table.staff, table.officials, neighbours,
                                      index, legal - CELL0, table.bill_dept, 3)
     # also prefer cells whose neighbours can supply officials (no Crony spent)
-    return legal[np.argmax(gains(counts, values(table, neighbours, index), after) + 0.01 * supply + noise * 1e-3)]
+    return legal[np.argmax(gains(counts, values_now(table, neighbours, index), after) + 0.01 * supply + noise * 1e-3)]
 
 
 @njit
@@ -306,7 +306,7 @@ def choose_worker(table: Table, legal: np.ndarray, counts: np.ndarray, noise: np
     after = values_without_official(table.cells, table.on, table.depts, table.staff, neighbours, index,
                                     neighbours[table.proposed, workers[official]])
     cost = np.full(legal.size, CRONY_POINTS)
-    cost[official] = -gains(counts, values(table, neighbours, index), after)
+    cost[official] = -gains(counts, values_now(table, neighbours, index), after)
     return legal[np.argmin(cost + noise * 1e-3)]
 
 
@@ -318,7 +318,7 @@ def stake(table: Table, counts: np.ndarray, neighbours: np.ndarray, index: np.nd
         return 0.0
     after = table_values(table.cells, table.on, table.depts, table.staff - table.interview, neighbours, index,
                          table.proposed, table.bill_dept, table.interview.sum() + table.pending_cronies)
-    return float(((after - values(table, neighbours, index)) * counts).sum())
+    return float(((after - values_now(table, neighbours, index)) * counts).sum())
 
 
 @njit
