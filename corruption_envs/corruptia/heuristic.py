@@ -343,8 +343,8 @@ def negotiate(stake: float, obs: np.ndarray, at: Pieces, mask: np.ndarray, n: in
 
 @njit
 def vote(stake: float, obs: np.ndarray, at: Pieces) -> int:
-    """YES or NO by the stake, the People's favour, blackmail and offers (the values are halves of small
-    whole numbers: exact in float32, as the offers' sums are, and in float64 alike)."""
+    """YES or NO by the stake, the People's favour, blackmail and offers. The values are halves of small
+    whole numbers: float64 holds them exactly, as the float32 numpy once summed them in did."""
     die = np.argmax(obs[at.die:at.die + NUM_DEPTS + 1])
     value = [VOTE_WEIGHT * stake, 0.0]
     if die == proposal_dept(obs, at):
