@@ -19,20 +19,237 @@ config, so it can sit in any seat like a trained policy.
 """
 from __future__ import annotations
 
-import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..core.agents import first_row, legal_counts
+from ..core.jit import njit
 from . import codec
-from .observer import MONEY_SCALE, SEAT_FEATURES
-from .state import CARDS, MAYOR, PAY, PLACE, VOTE
-from .tables import COMPLETION_WORKERS, LOGO_COST
+from .observer import CONTRACT_FEATURES, MONEY_SCALE, SEAT_FEATURES
+from .state import CARDS, MAYOR, OVER, PAY, PLACE, VOTE
+from .tables import COMPLETION_WORKERS, LOGO_COST, MAX_PLAYERS, NUM_CONTRACTS, NUM_TURNS
 
-F = {name: i for i, name in enumerate(SEAT_FEATURES)}
+P, C = MAX_PLAYERS, NUM_CONTRACTS
+CONTRACTS, CORRUPTION, TO_PLACE, KEYS, HAND_SIZE, LOGOS, CASH_KNOWN = (
+    SEAT_FEATURES.index(name) for name in ("contracts", "corruption", "to_place", "keys", "hand_size", "logos",
+                                           "cash_known"))
+# the offsets {a, b} -> their place in codec.PAIRS, as an array the kernels index
+PAIR_INDEX = np.full((P, P), -1)
+for _i, (_a, _b) in enumerate(codec.PAIRS):
+    PAIR_INDEX[_a, _b] = PAIR_INDEX[_b, _a] = _i
+LOGO_COSTS = np.array(LOGO_COST)
 HEAVY = 3  # Corruption at which an own contract is better completed than kept
 EXPOSED = 8  # Corruption on all my contracts at which an investigation costs me more than a lost Key
+
+
+class Pieces(NamedTuple):
+    """Where the pieces the rules read start in an observation (observer.py lays them out)."""
+
+    phase: int
+    year: int
+    my_cash: int
+    seats: int
+    contracts: int
+    last_ballots: int
+
+
+class Board(NamedTuple):
+    """The pieces of one observation the strategy reads (seats relative to me): per contract, on the board
+    or not, its owner, Corruption, festival and crew (workers and city workers); per seat, its features."""
+
+    on: np.ndarray
+    owner: np.ndarray
+    corruption: np.ndarray
+    festival: np.ndarray
+    crew: np.ndarray
+    seats: np.ndarray
+
+
+# The rules, one row at a time, in one compiled loop over the rows. The observation is float32: values
+# are scaled back and summed in float32, as numpy computed them.
+@njit
+def decide_rows(observations: np.ndarray, masks: np.ndarray, at: Pieces, n: int, threshold: int) -> np.ndarray:
+    actions = np.empty(len(masks), np.int64)
+    for r in range(len(masks)):
+        actions[r] = decide(observations[r], masks[r], at, n, threshold)
+    return actions
+
+
+@njit
+def decide(obs: np.ndarray, mask: np.ndarray, at: Pieces, n: int, threshold: int) -> int:
+    """The phase's choice; without one, or when the mask forbids it: pass, else the first legal action."""
+    phase = np.argmax(obs[at.phase:at.phase + OVER + 1])
+    v = read_board(obs, at)
+    choice = -1  # none
+    if phase == PLACE:
+        choice = place(v, mask, n, threshold)
+    elif phase == VOTE:
+        choice = vote(v, obs, at, n)
+    elif phase == MAYOR:
+        choice = mayor(v, mask, n, threshold)
+    elif phase == CARDS:
+        choice = cards(v, mask, n)
+    elif phase == PAY:
+        choice = pay(v, obs, at)
+    if choice < 0 or not mask[choice]:
+        choice = codec.PASS if mask[codec.PASS] else np.flatnonzero(mask)[0]
+    return choice
+
+
+@njit
+def _scaled(value: float, scale: float) -> int:
+    return int(np.rint(value * np.float32(scale)))
+
+
+@njit
+def read_board(obs: np.ndarray, at: Pieces) -> Board:
+    """The Board of one observation."""
+    on, festival = np.zeros(C, np.bool_), np.zeros(C, np.bool_)
+    owner, corruption, crew = np.zeros(C, np.int64), np.zeros(C, np.int64), np.zeros(C, np.int64)
+    for c in range(C):
+        contract = obs[at.contracts + c * CONTRACT_FEATURES:at.contracts + (c + 1) * CONTRACT_FEATURES]
+        on[c], festival[c] = contract[0] > 0.5, contract[10] > 0.5
+        owner[c] = np.argmax(contract[1:8])
+        corruption[c] = _scaled(contract[8], 20)
+        crew[c] = _scaled(contract[11], 6) + _scaled(contract[9], 8)
+    seats = obs[at.seats:at.seats + P * len(SEAT_FEATURES)].copy().reshape((P, len(SEAT_FEATURES)))
+    return Board(on, owner, corruption, festival, crew, seats)
+
+
+@njit
+def wealth(seats: np.ndarray, k: int) -> float:
+    """What seat k is known to own: cash, Keys to the City and contracts."""
+    row = seats[k]
+    keys = _scaled(row[KEYS], 7)
+    return (row[CASH_KNOWN] * np.float32(MONEY_SCALE) + np.float32(10 * keys * (keys + 1) / 2)
+            + np.float32(10 * 5) * row[CONTRACTS])
+
+
+@njit
+def ranking(seats: np.ndarray, n: int) -> np.ndarray:
+    """Opponents (relative seats 1..n-1), richest first (ties: the nearest seat first)."""
+    worth = np.empty(n - 1, np.float32)
+    for k in range(1, n):
+        worth[k - 1] = wealth(seats, k)
+    return np.argsort(-worth, kind="mergesort") + 1
+
+
+@njit
+def leader(seats: np.ndarray, n: int) -> int:
+    return ranking(seats, n)[0]
+
+
+# --- phases ---------------------------------------------------------------------------------------
+@njit
+def place(v: Board, mask: np.ndarray, n: int, threshold: int) -> int:
+    if not mask[codec.PLACE:codec.PLACE + C].any():
+        return codec.PASS
+    left = _scaled(v.seats[0, TO_PLACE], 5)
+    best, best_score = -1, -np.inf
+    top = leader(v.seats, n)
+    for c in np.flatnonzero(v.on):
+        need = threshold - v.crew[c]
+        completes = 0 < need <= left and not v.festival[c]
+        if v.owner[c] == 0:
+            score = (10.0 + v.corruption[c]) if completes and v.corruption[c] >= HEAVY else 1.0
+        elif v.owner[c] == top:
+            score = (8.0 - need) if completes else 0.5
+        else:
+            score = (4.0 - need) if completes else 0.2
+        if score > best_score:
+            best, best_score = codec.PLACE + c, score
+    return best
+
+
+@njit
+def vote(v: Board, obs: np.ndarray, at: Pieces, n: int) -> int:
+    """Myself; but when I carry the most Corruption, and a lot of it, an investigation hurts me most,
+    so I back an ally (an opponent who voted for me last time) to get a mayor elected."""
+    risk = v.seats[:, CORRUPTION]
+    if risk[0] * np.float32(30) >= EXPOSED and risk[0] >= risk[1:n].max():
+        for k in range(1, n):  # last_ballots [voter, candidate]
+            if obs[at.last_ballots + k * (P + 1)] > 0.5:
+                return codec.VOTE + k
+    return codec.VOTE
+
+
+@njit
+def mayor(v: Board, mask: np.ndarray, n: int, threshold: int) -> int:
+    if mask[codec.BIG_PAPA]:
+        return codec.BIG_PAPA
+    top = leader(v.seats, n)
+    if mask[codec.FESTIVAL:codec.FESTIVAL + C].any():
+        # shield my light contracts that are about to be completed (the fullest, the first of ties)
+        shield = -1
+        for c in np.flatnonzero(v.on):
+            if (v.owner[c] == 0 and not v.festival[c] and v.corruption[c] < HEAVY and v.crew[c] >= threshold
+                    and (shield < 0 or v.crew[c] > v.crew[shield])):
+                shield = c
+        if shield >= 0:
+            return codec.FESTIVAL + shield
+    if mask[codec.CITY:codec.CITY + C].any():
+        # my heavy contracts (the emptiest first), then the leader's, then the others' (the fullest first);
+        # ties: the last contract
+        target, best_rank, best_crew = -1, 0, 0
+        for c in np.flatnonzero(v.on):
+            if v.festival[c] or v.crew[c] >= threshold:
+                continue
+            if v.owner[c] == 0 and v.corruption[c] >= HEAVY:
+                rank, crew = 3, -v.crew[c]
+            elif v.owner[c] == top:
+                rank, crew = 2, v.crew[c]
+            elif v.owner[c] != 0:
+                rank, crew = 1, v.crew[c]
+            else:
+                continue
+            if target < 0 or rank > best_rank or (rank == best_rank and crew >= best_crew):
+                target, best_rank, best_crew = c, rank, crew
+        if target >= 0:
+            return codec.CITY + target
+    return codec.PASS
+
+
+@njit
+def cards(v: Board, mask: np.ndarray, n: int) -> int:
+    order = ranking(v.seats, n)
+    top = order[0]
+    second = order[1] if len(order) > 1 else order[0]
+    merde = codec.DEEP_MERDE + top - 1
+    if mask[merde]:
+        return merde
+    if top != second:
+        pair = PAIR_INDEX[top, second]
+        if mask[codec.SNITCH + pair]:
+            return codec.SNITCH + pair
+        if mask[codec.REVENUE_QUEBEC + pair]:
+            return codec.REVENUE_QUEBEC + pair
+    spic = -1  # my most corrupt contract, the first of ties
+    for c in np.flatnonzero(v.on):
+        if v.owner[c] == 0 and mask[codec.SPIC_N_SPAN + c] and (spic < 0 or v.corruption[c] > v.corruption[spic]):
+            spic = c
+    if spic >= 0:
+        return codec.SPIC_N_SPAN + spic
+    cut = -1  # the fattest hand, the nearest seat of ties
+    for k in range(1, n):
+        if mask[codec.CUT_AND_PASTE + k - 1] and (cut < 0 or v.seats[k, HAND_SIZE] > v.seats[cut, HAND_SIZE]):
+            cut = k
+    if cut >= 0:
+        return codec.CUT_AND_PASTE + cut - 1
+    red = codec.RED_ALERT + top - 1
+    if mask[red] and v.seats[top, CORRUPTION] > np.float32(2) * v.seats[0, CORRUPTION]:
+        return red
+    return codec.PASS
+
+
+@njit
+def pay(v: Board, obs: np.ndarray, at: Pieces) -> int:
+    year = np.argmax(obs[at.year:at.year + NUM_TURNS + 1])
+    logos = _scaled(v.seats[0, LOGOS], 20)
+    cash = int(np.rint(np.float64(obs[at.my_cash]) * MONEY_SCALE))
+    fixed = logos * LOGO_COSTS[min(year, len(LOGO_COSTS) - 1)]
+    percent = min(cash, cash * logos // 10)
+    return codec.PAY_PERCENT if percent < fixed else codec.PAY_FIXED
 
 
 class HeuristicAgent:
@@ -41,6 +258,7 @@ class HeuristicAgent:
     def __init__(self, env: Any, seed: int | None = None) -> None:
         env = env.unwrapped
         self.layout = env.observation_layout
+        self.at = Pieces(*(self.layout[name].start for name in Pieces._fields))
         self.n = env.config["num_players"]
         self.threshold = COMPLETION_WORKERS[env.config["completion"]]
         # the strategy is deterministic; `seed` is accepted so every bot is built the same way
@@ -49,157 +267,6 @@ class HeuristicAgent:
         return first_row(self.act_batch(observation[None], np.asarray(action_mask)[None]))
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """The board and seats are read for all rows at once, the rules then run row by row (no draws)."""
+        """The rules run for all rows in one kernel, each row read from its observation there (no draws)."""
         legal_counts(action_masks, "HeuristicAgent")
-        phases = np.argmax(observations[:, self.layout["phase"]], axis=1).tolist()
-        boards = _Board(observations, self.layout)
-        return np.array([self._decide(phase, boards.row(r, self.n), obs, mask)
-                         for r, (phase, obs, mask) in enumerate(zip(phases, observations, action_masks))],
-                        np.int64)
-
-    def _decide(self, phase: int, view: "_View", observation: np.ndarray, action_mask: np.ndarray) -> int:
-        choice = None
-        if phase == PLACE:
-            choice = self._place(view, action_mask)
-        elif phase == VOTE:
-            choice = self._vote(view, observation)
-        elif phase == MAYOR:
-            choice = self._mayor(view, action_mask)
-        elif phase == CARDS:
-            choice = self._cards(view, action_mask)
-        elif phase == PAY:
-            choice = self._pay(view, observation)
-        if choice is None or not action_mask[choice]:
-            choice = codec.PASS if action_mask[codec.PASS] else int(np.flatnonzero(action_mask)[0])
-        return int(choice)
-
-    # --- phases -------------------------------------------------------------------------------------
-    def _place(self, v: "_View", mask: np.ndarray) -> int | None:
-        if not mask[codec.PLACE: codec.PLACE + 18].any():
-            return codec.PASS
-        left = int(round(v.seats[0, F["to_place"]] * 5))
-        best, best_score = None, -math.inf
-        leader = v.leader()
-        for c in v.on_board():
-            need = self.threshold - v.crew[c]
-            completes = 0 < need <= left and not v.festival[c]
-            if v.owner[c] == 0:
-                score = (10 + v.corruption[c]) if completes and v.corruption[c] >= HEAVY else 1
-            elif v.owner[c] == leader:
-                score = (8 - need) if completes else 0.5
-            else:
-                score = (4 - need) if completes else 0.2
-            if score > best_score:
-                best, best_score = codec.PLACE + c, score
-        return best
-
-    def _vote(self, v: "_View", observation: np.ndarray) -> int:
-        """Myself; but when I carry the most Corruption, and a lot of it, an investigation hurts me most,
-        so I back an ally (an opponent who voted for me last time) to get a mayor elected."""
-        risk = v.seats[:, F["corruption"]]
-        if risk[0] * 30 >= EXPOSED and risk[0] >= risk[1:self.n].max():
-            ballots = self.layout.view(observation, "last_ballots")
-            allies = [k for k in range(1, self.n) if ballots[k, 0] > 0.5]
-            if allies:
-                return codec.VOTE + allies[0]
-        return codec.VOTE
-
-    def _mayor(self, v: "_View", mask: np.ndarray) -> int | None:
-        if mask[codec.BIG_PAPA]:
-            return codec.BIG_PAPA
-        leader = v.leader()
-        if mask[codec.FESTIVAL: codec.FESTIVAL + 18].any():
-            # shield my light contracts that are about to be completed
-            mine = [c for c in v.on_board() if v.owner[c] == 0 and not v.festival[c]
-                    and v.corruption[c] < HEAVY and v.crew[c] >= self.threshold]
-            if mine:
-                return codec.FESTIVAL + max(mine, key=lambda c: v.crew[c])
-        if mask[codec.CITY: codec.CITY + 18].any():
-            targets = []
-            for c in v.on_board():
-                if v.festival[c] or v.crew[c] >= self.threshold:
-                    continue
-                if v.owner[c] == 0 and v.corruption[c] >= HEAVY:
-                    targets.append((3, -v.crew[c], c))
-                elif v.owner[c] == leader:
-                    targets.append((2, v.crew[c], c))
-                elif v.owner[c] != 0:
-                    targets.append((1, v.crew[c], c))
-            if targets:
-                return codec.CITY + max(targets)[2]
-        return codec.PASS
-
-    def _cards(self, v: "_View", mask: np.ndarray) -> int | None:
-        ranking = v.ranking()
-        leader = ranking[0]
-        second = ranking[1] if len(ranking) > 1 else ranking[0]
-        merde = codec.DEEP_MERDE + leader - 1
-        if mask[merde]:
-            return merde
-        if leader != second:
-            pair = codec.pair_index(leader, second)
-            for base in (codec.SNITCH, codec.REVENUE_QUEBEC):
-                if mask[base + pair]:
-                    return base + pair
-        spic = [c for c in v.on_board() if v.owner[c] == 0 and mask[codec.SPIC_N_SPAN + c]]
-        if spic:
-            return codec.SPIC_N_SPAN + max(spic, key=lambda c: v.corruption[c])
-        cut = [k for k in range(1, self.n) if mask[codec.CUT_AND_PASTE + k - 1]]
-        if cut:
-            return codec.CUT_AND_PASTE + max(cut, key=lambda k: v.seats[k, F["hand_size"]]) - 1
-        red = codec.RED_ALERT + leader - 1
-        my_risk = v.seats[0, F["corruption"]]
-        if mask[red] and v.seats[leader, F["corruption"]] > 2 * my_risk:
-            return red
-        return codec.PASS
-
-    def _pay(self, v: "_View", observation: np.ndarray) -> int:
-        year = int(np.argmax(observation[self.layout["year"]]))
-        logos = int(round(v.seats[0, F["logos"]] * 20))
-        cash = int(round(float(observation[self.layout["my_cash"]][0]) * MONEY_SCALE))
-        fixed = logos * LOGO_COST[min(year, len(LOGO_COST) - 1)]
-        percent = min(cash, cash * logos // 10)
-        return codec.PAY_PERCENT if percent < fixed else codec.PAY_FIXED
-
-
-class _Board:
-    """The contract board and the seats of every row, read at once."""
-
-    def __init__(self, observations: np.ndarray, lay: Any) -> None:
-        k = len(observations)
-        cb = observations[:, lay["contracts"]].reshape((k, *lay.shapes["contracts"]))
-        self.on = cb[:, :, 0] > 0.5
-        self.owner = np.argmax(cb[:, :, 1:8], axis=2)
-        self.corruption = np.rint(cb[:, :, 8] * 20).astype(int)
-        self.festival = cb[:, :, 10] > 0.5
-        self.crew = np.rint(cb[:, :, 11] * 6).astype(int) + np.rint(cb[:, :, 9] * 8).astype(int)
-        self.seats = observations[:, lay["seats"]].reshape((k, *lay.shapes["seats"]))
-
-    def row(self, r: int, n: int) -> "_View":
-        return _View(n, self.on[r], self.owner[r], self.corruption[r], self.festival[r], self.crew[r], self.seats[r])
-
-
-class _View:
-    """The pieces of one observation the strategy reads (seats relative to me)."""
-
-    def __init__(self, n: int, on: np.ndarray, owner: np.ndarray, corruption: np.ndarray, festival: np.ndarray,
-                 crew: np.ndarray, seats: np.ndarray) -> None:
-        self.n = n
-        self.on, self.owner, self.corruption, self.festival, self.crew = on, owner, corruption, festival, crew
-        self.seats = seats
-
-    def on_board(self) -> list[int]:
-        return [int(c) for c in np.flatnonzero(self.on)]
-
-    def wealth(self, k: int) -> float:
-        row = self.seats[k]
-        keys = round(row[F["keys"]] * 7)
-        return (row[F["cash_known"]] * MONEY_SCALE + 10 * keys * (keys + 1) / 2
-                + 10 * 5 * row[F["contracts"]])
-
-    def ranking(self) -> list[int]:
-        """Opponents (relative seats 1..n-1), richest first."""
-        return sorted(range(1, self.n), key=lambda k: -self.wealth(k))
-
-    def leader(self) -> int:
-        return self.ranking()[0]
+        return decide_rows(observations, action_masks, self.at, self.n, self.threshold)

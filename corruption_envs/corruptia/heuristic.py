@@ -16,86 +16,110 @@ Strategy, as a guide would put it:
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.agents import first_legal, first_row, legal_actions, legal_counts
+from ..core.agents import first_legal, first_row, legal_counts
 from ..core.jit import njit
 from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, PASS_ACTION, VOTE0, WORKER0
-from .observer import TOKENS_SCALE
+from .observer import PLAYER_FEATURES, TOKENS_SCALE
 from .slots import (
-    COL_MIN, COL_SPAN, CRONIES_SCALE, OFFICIALS_SCALE, ROW_MIN, ROW_SPAN, S_COL, S_CRONIES, S_DEPT, S_INTERVIEW,
-    S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW,
+    COL_MIN, COL_SPAN, CRONIES_SCALE, MAX_SLOTS, OFFICIALS_SCALE, ROW_MIN, ROW_SPAN, S_COL, S_CRONIES, S_DEPT,
+    S_INTERVIEW, S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, SLOT_FEATURES,
 )
-from .state import BILL, CELL, DISCARD, NEGOTIATE, NO, SWAP_GIVE, SWAP_TAKE, VOTE, WORKER, YES
+from .state import BILL, CELL, DISCARD, NEGOTIATE, NO, NUM_PHASES, SWAP_GIVE, SWAP_TAKE, VOTE, WORKER, YES
 from .tables import (
-    CRONY_POINTS, DEPT, NUM_DEPTS, REVOLUTION, TOKEN_POINTS, WORKERS_PER_BILL,
+    CRONY_POINTS, DEPT, NUM_CARDS, NUM_DEPTS, REVOLUTION, TOKEN_POINTS, WORKERS_PER_BILL,
 )
 
 P = MAX_PLAYERS
 DEPT_INDEX = np.array(DEPT)  # card -> its department
-DEPT_OF_CARD = np.eye(NUM_DEPTS, dtype=np.int64)[DEPT_INDEX]  # (cards, departments) one-hot
+# (offset, demand) -> the blackmail action, as an array the kernels index (offset 0, me, reaches nobody)
+BLACKMAIL_ACTION = np.array([[BLACKMAIL.get((k, demand), -1) for demand in (YES, NO)] for k in range(P)])
 VOTE_WEIGHT = 0.5  # my vote decides the outcome only sometimes
 BLACKMAIL_STAKE = 3  # points at stake before a blackmail card is worth spending
+PROPOSED_CRONIES = 14  # in the proposal piece: the Cronies proposed / 3
 
 
-class Slots:
-    """The bill slots and the proposal of every row, parsed at once (a row's Table is built from them)."""
+class Pieces(NamedTuple):
+    """Where the pieces the rules read start in an observation (observer.py lays them out)."""
 
-    def __init__(self, agent: "HeuristicAgent", observations: np.ndarray) -> None:
-        lay, k = agent.layout, len(observations)
-        slots = observations[:, lay["bills"]].reshape((k, *lay.shapes["bills"]))
-        present = slots[:, :, S_PRESENT] > 0
-        proposed = present & (slots[:, :, S_PROPOSED] > 0)
-        self.on_table = present & ~proposed
-        rows = np.rint(slots[:, :, S_ROW] * ROW_SPAN).astype(np.int64)
-        cols = np.rint(slots[:, :, S_COL] * COL_SPAN).astype(np.int64)
-        self.cells = agent.cell_lookup[rows, cols]  # ROW_MIN + rows, COL_MIN + cols: cell_at's (row, col)
-        self.proposed = np.where(proposed.any(axis=1), self.cells[np.arange(k), np.argmax(proposed, axis=1)], -1)
-        self.officials = np.rint(slots[:, :, S_OFFICIALS] * OFFICIALS_SCALE).astype(np.int64)
-        self.staff = self.officials + np.rint(slots[:, :, S_CRONIES] * CRONIES_SCALE).astype(np.int64)
-        # officials interviewed for the proposal, on the bills they would leave
-        interview = np.rint(slots[:, :, S_INTERVIEW] * WORKERS_PER_BILL).astype(np.int64)
-        self.interview = np.where(self.on_table, interview, 0)
-        self.depts = slots[:, :, S_DEPT:S_DEPT + NUM_DEPTS].argmax(axis=2)
-        prop = observations[:, lay["proposal"]]
-        self.bill_dept = np.where(prop[:, :NUM_DEPTS].any(axis=1), prop[:, :NUM_DEPTS].argmax(axis=1), -1).tolist()
-        self.pending_cronies = np.rint(prop[:, 14] * 3).astype(int).tolist()
+    phase: int
+    die: int
+    proposer: int
+    my_hand: int
+    discard_zone: int
+    players: int
+    blackmail_now: int
+    offers_now: int
+    proposal: int
+    department_values: int
+    bills: int
 
 
-class Table:
-    """The table as read back from an observation: row `r` of the parsed slots, each slot a bill on the
-    table or not (`on`), with its cell, department, workers (`staff`) and of them its officials."""
+class Table(NamedTuple):
+    """The table as read back from an observation's bill slots and proposal: per slot, a bill on the
+    table or not (`on`), with its cell, department, workers (`staff`), of them its officials, and of those
+    the ones interviewed for the proposal (`interview`); the proposal's cell (-1: none yet), department
+    (-1: none) and Cronies."""
 
-    def __init__(self, agent: "HeuristicAgent", slots: Slots, r: int) -> None:
-        self.cells, self.on, self.dept = slots.cells[r], slots.on_table[r], slots.depts[r]
-        self.staff, self.officials, self.interview = slots.staff[r], slots.officials[r], slots.interview[r]
-        self.neighbours, self.index = agent.neighbour_table, agent.slot_of_cell
-        self.proposed = int(slots.proposed[r])
-        self.bill_dept = slots.bill_dept[r]
-        self.pending_cronies = slots.pending_cronies[r]
+    cells: np.ndarray
+    on: np.ndarray
+    depts: np.ndarray
+    staff: np.ndarray
+    officials: np.ndarray
+    interview: np.ndarray
+    proposed: int
+    bill_dept: int
+    pending_cronies: int
 
-    def values(self) -> np.ndarray:
-        """Department values of the table."""
-        return table_values(self.cells, self.on, self.dept, self.staff, self.neighbours, self.index, -1, -1, 0)
 
-    def values_with_proposal(self, workers: int) -> np.ndarray:
-        """Department values with the proposed bill on the table, staffed by `workers`, its interviewed
-        officials gone from their bills."""
-        return table_values(self.cells, self.on, self.dept, self.staff - self.interview, self.neighbours, self.index,
-                            self.proposed, self.bill_dept, workers)
+# The observation is float32: a value is scaled back in float32 and rounded, as numpy rounds it.
+@njit
+def _scaled(value: float, scale: float) -> int:
+    return int(np.rint(value * np.float32(scale)))
 
-    def values_with_bill(self, cells: np.ndarray, workers: int) -> tuple[np.ndarray, np.ndarray]:
-        """Per cell of `cells`: department values with the proposed department's bill there staffed by
-        `workers`, and the officials on the bills next to it."""
-        return values_with_bill(self.cells, self.on, self.dept, self.staff, self.officials, self.neighbours,
-                                self.index, cells, self.bill_dept, workers)
 
-    def values_without_official(self, sources: np.ndarray) -> np.ndarray:
-        """Per cell of `sources`: department values with one official fewer on the bill there."""
-        return values_without_official(self.cells, self.on, self.dept, self.staff, self.neighbours, self.index,
-                                       sources)
+@njit
+def read_table(obs: np.ndarray, at: Pieces, cell_lookup: np.ndarray) -> Table:
+    """The Table of one observation; `cell_lookup`: (row - ROW_MIN, col - COL_MIN) -> cell."""
+    cells, on = np.full(MAX_SLOTS, -1), np.zeros(MAX_SLOTS, np.bool_)
+    depts, staff = np.zeros(MAX_SLOTS, np.int64), np.zeros(MAX_SLOTS, np.int64)
+    officials, interview = np.zeros(MAX_SLOTS, np.int64), np.zeros(MAX_SLOTS, np.int64)
+    proposed = -1
+    for s in range(MAX_SLOTS):
+        slot = obs[at.bills + s * SLOT_FEATURES:at.bills + (s + 1) * SLOT_FEATURES]
+        if slot[S_PRESENT] <= 0:
+            continue
+        cells[s] = cell_lookup[_scaled(slot[S_ROW], ROW_SPAN), _scaled(slot[S_COL], COL_SPAN)]
+        depts[s] = np.argmax(slot[S_DEPT:S_DEPT + NUM_DEPTS])
+        officials[s] = _scaled(slot[S_OFFICIALS], OFFICIALS_SCALE)
+        staff[s] = officials[s] + _scaled(slot[S_CRONIES], CRONIES_SCALE)
+        if slot[S_PROPOSED] > 0:
+            proposed = cells[s] if proposed < 0 else proposed
+        else:
+            on[s] = True
+            interview[s] = _scaled(slot[S_INTERVIEW], WORKERS_PER_BILL)  # officials on the bills they would leave
+    return Table(cells, on, depts, staff, officials, interview, proposed, proposal_dept(obs, at),
+                 _scaled(obs[at.proposal + PROPOSED_CRONIES], 3))
+
+
+@njit
+def proposal_dept(obs: np.ndarray, at: Pieces) -> int:
+    """The department of the bill proposed (-1: none)."""
+    depts = obs[at.proposal:at.proposal + NUM_DEPTS]
+    return np.argmax(depts) if depts.any() else -1
+
+
+@njit
+def hand_counts(obs: np.ndarray, at: Pieces) -> np.ndarray:
+    """How many cards of each department my hand holds."""
+    counts = np.zeros(NUM_DEPTS, np.int64)
+    for card in range(NUM_CARDS):
+        if obs[at.my_hand + card] != 0:
+            counts[DEPT_INDEX[card]] += 1
+    return counts
 
 
 # The kernels below read a table as its slots' arrays; `index` is a scratch array over the grid's cells,
@@ -157,7 +181,8 @@ def table_values(cells: np.ndarray, on: np.ndarray, dept: np.ndarray, staff: np.
 def values_with_bill(cells: np.ndarray, on: np.ndarray, dept: np.ndarray, staff: np.ndarray, officials: np.ndarray,
                      neighbours: np.ndarray, index: np.ndarray, candidates: np.ndarray, bill_dept: int,
                      workers: int) -> tuple[np.ndarray, np.ndarray]:
-    """Table.values_with_bill."""
+    """Per cell of `candidates`: department values with a bill of `bill_dept` there staffed by `workers`,
+    and the officials on the bills next to it."""
     _point(cells, on, index, True)
     values, supply = np.empty((candidates.size, NUM_DEPTS), np.int64), np.zeros(candidates.size, np.int64)
     for m in range(candidates.size):
@@ -172,7 +197,7 @@ def values_with_bill(cells: np.ndarray, on: np.ndarray, dept: np.ndarray, staff:
 @njit
 def values_without_official(cells: np.ndarray, on: np.ndarray, dept: np.ndarray, staff: np.ndarray,
                             neighbours: np.ndarray, index: np.ndarray, sources: np.ndarray) -> np.ndarray:
-    """Table.values_without_official."""
+    """Per cell of `sources`: department values with one official fewer on the bill there."""
     _point(cells, on, index, True)
     staff, values = staff.copy(), np.empty((sources.size, NUM_DEPTS), np.int64)
     for m in range(sources.size):
@@ -186,13 +211,193 @@ def values_without_official(cells: np.ndarray, on: np.ndarray, dept: np.ndarray,
     return values
 
 
+# The rules, one row at a time, in one compiled loop over the rows (decide_rows). A row's tie-breaking
+# uniforms (`noise`) are drawn before, for all rows in row order, so draws_wanted counts them first.
+@njit
+def draws_wanted(observations: np.ndarray, masks: np.ndarray, counts: np.ndarray,
+                 at: Pieces) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: its phase; how many uniforms its rule draws (one per legal action choosing a bill, a cell
+    or a worker, one per card swapping or discarding); and for a row of a phase without a rule, the bound
+    of its one integer draw (else 0). A row without a choice (counts[r] < 2) draws nothing."""
+    k = len(masks)
+    phases, sizes, bounds = np.empty(k, np.int64), np.zeros(k, np.int64), np.zeros(k, np.int64)
+    for r in range(k):
+        phases[r] = np.argmax(observations[r, at.phase:at.phase + NUM_PHASES])
+        if counts[r] < 2:
+            continue
+        if phases[r] == BILL or phases[r] == CELL or phases[r] == WORKER:
+            sizes[r] = counts[r]
+        elif phases[r] == SWAP_GIVE or phases[r] == SWAP_TAKE or phases[r] == DISCARD:
+            sizes[r] = np.count_nonzero(masks[r, :CELL0])
+        elif phases[r] != NEGOTIATE and phases[r] != VOTE:
+            bounds[r] = counts[r]
+    return phases, sizes, bounds
+
+
+@njit
+def decide_rows(observations: np.ndarray, masks: np.ndarray, counts: np.ndarray, phases: np.ndarray,
+                actions: np.ndarray, uniforms: np.ndarray, sizes: np.ndarray, picks: np.ndarray, at: Pieces,
+                cell_lookup: np.ndarray, neighbours: np.ndarray, index: np.ndarray, n: int) -> np.ndarray:
+    """`actions` with the choice of each row that has one; the rows' uniforms follow each other in
+    `uniforms` (sizes[r] of them for row r); picks[r]: the index of the legal action drawn for a row of a
+    phase without a rule."""
+    start = 0
+    for r in range(len(masks)):
+        if counts[r] > 1:
+            noise = uniforms[start:start + sizes[r]]
+            actions[r] = _decide(observations[r], masks[r], phases[r], noise, picks[r], at, cell_lookup, neighbours,
+                                 index, n)
+        start += sizes[r]
+    return actions
+
+
+@njit
+def _decide(obs: np.ndarray, mask: np.ndarray, phase: int, noise: np.ndarray, pick: int, at: Pieces,
+            cell_lookup: np.ndarray, neighbours: np.ndarray, index: np.ndarray, n: int) -> int:
+    counts = hand_counts(obs, at)
+    if phase == NEGOTIATE:
+        return negotiate(stake(read_table(obs, at, cell_lookup), counts, neighbours, index), obs, at, mask, n)
+    if phase == VOTE:
+        return vote(stake(read_table(obs, at, cell_lookup), counts, neighbours, index), obs, at)
+    legal = np.flatnonzero(mask)
+    if phase == BILL:
+        return choose_bill(legal, counts, noise)
+    if phase == CELL:
+        return choose_cell(read_table(obs, at, cell_lookup), legal, counts, noise, neighbours, index)
+    if phase == WORKER:
+        return choose_worker(read_table(obs, at, cell_lookup), legal, counts, noise, neighbours, index)
+    if phase == SWAP_GIVE or phase == SWAP_TAKE or phase == DISCARD:
+        return swap_card(phase, obs, at, legal, counts, noise)
+    return legal[pick]
+
+
+@njit
+def gains(counts: np.ndarray, before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Points my hand gains from department values `before` to each row of `after`."""
+    return ((after - before) * counts).sum(axis=1)
+
+
+@njit
+def values_now(table: Table, neighbours: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """Department values of the table."""
+    return table_values(table.cells, table.on, table.depts, table.staff, neighbours, index, -1, -1, 0)
+
+
+@njit
+def choose_bill(legal: np.ndarray, counts: np.ndarray, noise: np.ndarray) -> int:
+    # the department I hold most of (after this card leaves my hand); ties broken at random
+    return legal[np.argmax(counts[DEPT_INDEX[legal]] - 1 + noise * 0.5)]
+
+
+@njit
+def choose_cell(table: Table, legal: np.ndarray, counts: np.ndarray, noise: np.ndarray, neighbours: np.ndarray,
+                index: np.ndarray) -> int:
+    after, supply = values_with_bill(table.cells, table.on, table.depts, table.staff, table.officials, neighbours,
+                                     index, legal - CELL0, table.bill_dept, 3)
+    # also prefer cells whose neighbours can supply officials (no Crony spent)
+    return legal[np.argmax(gains(counts, values_now(table, neighbours, index), after) + 0.01 * supply + noise * 1e-3)]
+
+
+@njit
+def choose_worker(table: Table, legal: np.ndarray, counts: np.ndarray, noise: np.ndarray, neighbours: np.ndarray,
+                  index: np.ndarray) -> int:
+    workers = legal - WORKER0
+    official = workers != CRONY_WORKER
+    after = values_without_official(table.cells, table.on, table.depts, table.staff, neighbours, index,
+                                    neighbours[table.proposed, workers[official]])
+    cost = np.full(legal.size, CRONY_POINTS)
+    cost[official] = -gains(counts, values_now(table, neighbours, index), after)
+    return legal[np.argmin(cost + noise * 1e-3)]
+
+
+@njit
+def stake(table: Table, counts: np.ndarray, neighbours: np.ndarray, index: np.ndarray) -> float:
+    """Points my hand gains if the proposal is approved: the new bill with its officials and Cronies,
+    minus what the officials' old bills lose."""
+    if table.proposed < 0:
+        return 0.0
+    after = table_values(table.cells, table.on, table.depts, table.staff - table.interview, neighbours, index,
+                         table.proposed, table.bill_dept, table.interview.sum() + table.pending_cronies)
+    return float(((after - values_now(table, neighbours, index)) * counts).sum())
+
+
+@njit
+def negotiate(stake: float, obs: np.ndarray, at: Pieces, mask: np.ndarray, n: int) -> int:
+    """Blackmail the opponent with the most tokens into my vote, when enough is at stake."""
+    if abs(stake) < BLACKMAIL_STAKE:
+        return PASS_ACTION
+    want = YES if stake > 0 else NO
+    proposer = np.argmax(obs[at.proposer:at.proposer + P])
+    best, best_score = PASS_ACTION, 0.0
+    for k in range(1, n):
+        a = BLACKMAIL_ACTION[k, want]
+        if not mask[a]:
+            continue
+        score = obs[at.players + k * PLAYER_FEATURES + 1] * np.float32(TOKENS_SCALE) + np.float32(1)
+        if k == proposer:  # the proposer votes YES anyway
+            score = score + np.float32(10) if want == NO else np.float32(0)
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
+@njit
+def vote(stake: float, obs: np.ndarray, at: Pieces) -> int:
+    """YES or NO by the stake, the People's favour, blackmail and offers. The values are halves of small
+    whole numbers: float64 holds them exactly, as the float32 numpy once summed them in did."""
+    die = np.argmax(obs[at.die:at.die + NUM_DEPTS + 1])
+    value = [VOTE_WEIGHT * stake, 0.0]
+    if die == proposal_dept(obs, at):
+        value[YES] += TOKEN_POINTS
+    if die == REVOLUTION:
+        value[NO] += TOKEN_POINTS
+    for v in (YES, NO):
+        for sender in range(P):  # blackmail_now [sender, me, demand]: disobeying costs a token
+            if obs[at.blackmail_now + sender * P * 2 + v]:
+                value[1 - v] -= TOKEN_POINTS
+                break
+    for v in (YES, NO):
+        for sender in range(P):  # offers_now [sender, me, item, vote]
+            for item in range(2):
+                value[v] += CRONY_POINTS * obs[at.offers_now + (sender * P * 2 + item) * 2 + v]
+    return VOTE0 + (YES if value[YES] >= value[NO] else NO)
+
+
+@njit
+def swap_card(phase: int, obs: np.ndarray, at: Pieces, legal: np.ndarray, counts: np.ndarray,
+              noise: np.ndarray) -> int:
+    """Take the strongest card / give up the weakest one (keep my hand when the zone offers nothing
+    stronger)."""
+    values = np.empty(NUM_DEPTS, np.int64)
+    for d in range(NUM_DEPTS):
+        values[d] = _scaled(obs[at.department_values + d], 200)
+    cards = legal[legal < CELL0]
+    depts = DEPT_INDEX[cards]
+    worth = values[depts] * 4 + counts[depts] + noise
+    if phase == SWAP_TAKE:
+        return cards[np.argmax(worth)]
+    weakest = cards[np.argmin(worth)]
+    if phase == SWAP_GIVE and not zone_beats(obs[at.discard_zone:at.discard_zone + NUM_CARDS], values, weakest):
+        return KEEP_HAND
+    return weakest
+
+
+@njit
+def zone_beats(zone: np.ndarray, values: np.ndarray, card: int) -> bool:
+    """Whether the discard zone holds a card of a department worth more than `card`'s."""
+    for c in range(NUM_CARDS):
+        if zone[c] != 0 and c != card and values[DEPT_INDEX[c]] > values[DEPT_INDEX[card]]:
+            return True
+    return False
+
+
 class HeuristicAgent:
     def __init__(self, env: Any, seed: int | None = None) -> None:
         env = env.unwrapped
         self.layout = env.observation_layout
+        self.at = Pieces(*(self.layout[name].start for name in Pieces._fields))
         self.n = env.config["num_players"]
         grid = env.rules.grid
-        self.neighbours = grid.neighbours
         self.neighbour_table = np.array(grid.neighbours, np.int64)  # (cells, directions), -1 off the grid
         self.slot_of_cell = np.full(len(grid.neighbours), -1)  # the kernels' scratch (see _point)
         # (row - ROW_MIN, col - COL_MIN) -> cell (-1 off this count's grid), to read the bill slots back
@@ -201,124 +406,30 @@ class HeuristicAgent:
             self.cell_lookup[row - ROW_MIN, col - COL_MIN] = cell
         self.rng = np.random.default_rng(seed)
 
-    # --- reading ---------------------------------------------------------------------------------
-    def _gain(self, counts: np.ndarray, before: np.ndarray, after: np.ndarray) -> np.ndarray:
-        """Points my hand gains from department values `before` to `after` (either may be a stack)."""
-        return (after - before) @ counts
-
-    # --- acting ------------------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         return first_row(self.act_batch(observation[None], np.asarray(action_mask)[None]))
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """Phases, hands and bill slots are read for all rows at once; each row's rules then run in row
-        order, so their tie-breaking draws are the row-by-row draws."""
+        """The rules run for all rows in one kernel, each row read from its observation there; their
+        tie-breaking draws are made before, in row order, so they are the row-by-row draws."""
         counts = legal_counts(action_masks, "HeuristicAgent")
         actions = first_legal(action_masks)
-        deciding = np.flatnonzero(counts > 1)
-        if deciding.size:
-            obs = observations[deciding]
-            phases = obs[:, self.layout["phase"]].argmax(axis=1).tolist()
-            dept_counts = (obs[:, self.layout["my_hand"]] != 0) @ DEPT_OF_CARD
-            legal = np.split(legal_actions(action_masks[deciding]), np.cumsum(counts[deciding])[:-1])
-            tabled = [j for j, phase in enumerate(phases) if phase in (CELL, WORKER, NEGOTIATE, VOTE)]
-            slots = Slots(self, obs[tabled]) if tabled else None
-            tables = dict(zip(tabled, range(len(tabled))))  # row -> its row of the slots
-            for j, r in enumerate(deciding):
-                table = Table(self, slots, tables[j]) if j in tables else None
-                actions[r] = self._decide(phases[j], obs[j], legal[j], action_masks[r], dept_counts[j], table)
-        return actions
+        if counts.max() < 2:
+            return actions
+        phases, sizes, bounds = draws_wanted(observations, action_masks, counts, self.at)
+        uniforms, picks = self._draw(sizes, bounds)
+        return decide_rows(observations, action_masks, counts, phases, actions, uniforms, sizes, picks, self.at,
+                           self.cell_lookup, self.neighbour_table, self.slot_of_cell, self.n)
 
-    def _decide(self, phase: int, obs: np.ndarray, legal: np.ndarray, action_mask: np.ndarray, counts: np.ndarray,
-                table: Table | None) -> int:
-        if phase == BILL:
-            return self._choose_bill(legal, counts)
-        if phase == CELL:
-            return self._choose_cell(table, legal, counts)
-        if phase == WORKER:
-            return self._choose_worker(table, legal, counts)
-        if phase == NEGOTIATE:
-            return self._negotiate(obs, table, action_mask, counts)
-        if phase == VOTE:
-            return self._vote(obs, table, action_mask, counts)
-        if phase in (SWAP_GIVE, SWAP_TAKE, DISCARD):
-            values = [round(v * 200) for v in obs[self.layout["department_values"]]]
-            # take the strongest card / give up the weakest one
-            cards = legal[legal < CELL0]
-            depts = DEPT_INDEX[cards]
-            worth = np.array(values)[depts] * 4 + counts[depts] + self.rng.random(cards.size)
-            if phase == SWAP_TAKE:
-                return int(cards[np.argmax(worth)])
-            weakest = int(cards[np.argmin(worth)])
-            if phase == SWAP_GIVE and not self._zone_beats(obs, values, weakest):
-                return KEEP_HAND
-            return weakest
-        return int(legal[self.rng.integers(legal.size)])
-
-    def _zone_beats(self, obs: np.ndarray, values: list[int], card: int) -> bool:
-        """Whether the discard zone holds a card of a department worth more than `card`'s."""
-        zone = np.flatnonzero(obs[self.layout["discard_zone"]]).tolist()
-        return any(values[DEPT[c]] > values[DEPT[card]] for c in zone if c != card)
-
-    def _choose_bill(self, legal: np.ndarray, counts: np.ndarray) -> int:
-        # the department I hold most of (after this card leaves my hand); ties broken at random
-        return int(legal[np.argmax(counts[DEPT_INDEX[legal]] - 1 + self.rng.random(legal.size) * 0.5)])
-
-    def _choose_cell(self, table: Table, legal: np.ndarray, counts: np.ndarray) -> int:
-        after, supply = table.values_with_bill(legal - CELL0, 3)
-        # also prefer cells whose neighbours can supply officials (no Crony spent)
-        score = self._gain(counts, table.values(), after) + 0.01 * supply + self.rng.random(legal.size) * 1e-3
-        return int(legal[np.argmax(score)])
-
-    def _choose_worker(self, table: Table, legal: np.ndarray, counts: np.ndarray) -> int:
-        workers = legal - WORKER0
-        crony = workers == CRONY_WORKER
-        after = table.values_without_official(table.neighbours[table.proposed, workers[~crony]])
-        cost = np.full(legal.size, CRONY_POINTS)
-        cost[~crony] = -self._gain(counts, table.values(), after)
-        return int(legal[np.argmin(cost + self.rng.random(legal.size) * 1e-3)])
-
-    def _stake(self, table: Table, counts: np.ndarray) -> float:
-        """Points my hand gains if the proposal is approved: the new bill with its officials and
-        Cronies, minus what the officials' old bills lose."""
-        if table.proposed < 0:
-            return 0.0
-        workers = int(table.interview.sum()) + table.pending_cronies
-        return float(self._gain(counts, table.values(), table.values_with_proposal(workers)))
-
-    def _negotiate(self, obs: np.ndarray, table: Table, mask: np.ndarray, counts: list[int]) -> int:
-        stake = self._stake(table, counts)
-        if abs(stake) < BLACKMAIL_STAKE:
-            return PASS_ACTION
-        want = YES if stake > 0 else NO
-        players = self.layout.view(obs, "players")
-        proposer = int(obs[self.layout["proposer"]].argmax())
-        best, best_score = PASS_ACTION, 0.0
-        for k in range(1, self.n):
-            a = BLACKMAIL[k, want]
-            if not mask[a]:
-                continue
-            score = players[k, 1] * TOKENS_SCALE + 1
-            if k == proposer:  # the proposer votes YES anyway
-                score = score + 10 if want == NO else 0.0
-            if score > best_score:
-                best, best_score = a, score
-        return best
-
-    def _vote(self, obs: np.ndarray, table: Table, mask: np.ndarray, counts: list[int]) -> int:
-        lay = self.layout
-        die = int(obs[lay["die"]].argmax())
-        value = [VOTE_WEIGHT * self._stake(table, counts), 0.0]
-        if die == table.bill_dept:
-            value[YES] += TOKEN_POINTS
-        if die == REVOLUTION:
-            value[NO] += TOKEN_POINTS
-        demand = lay.view(obs, "blackmail_now")[:, 0, :]  # anyone -> me
-        for v in (YES, NO):
-            if demand[:, v].any():
-                value[1 - v] -= TOKEN_POINTS
-        offers = lay.view(obs, "offers_now")[:, 0]  # [from, item, vote] to me
-        for v in (YES, NO):
-            value[v] += CRONY_POINTS * offers[:, :, v].sum()
-        vote = YES if value[YES] >= value[NO] else NO
-        return VOTE0 + vote
+    def _draw(self, sizes: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Row after row, sizes[r] uniforms or, where bounds[r] is not 0, one integer below it (-> picks):
+        the rows' draws as row by row (one rng.random call for a run of rows draws as that many calls)."""
+        if not bounds.any():  # every row's phase has a rule, as in play: one call
+            return self.rng.random(sizes.sum()), np.zeros_like(bounds)
+        uniforms, picks, start = [], np.zeros_like(bounds), 0
+        for r in np.flatnonzero(bounds).tolist():
+            uniforms.append(self.rng.random(int(sizes[start:r].sum())))
+            picks[r] = self.rng.integers(bounds[r])
+            start = r + 1
+        uniforms.append(self.rng.random(int(sizes[start:].sum())))
+        return np.concatenate(uniforms), picks

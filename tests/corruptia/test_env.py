@@ -214,3 +214,29 @@ def test_the_committed_champion_plays_every_player_count(n):
         obs, _, term, trunc, _ = e.last()
         e.step(None if term or trunc else agent.act(obs["observation"], obs["action_mask"]))
     assert e.unwrapped.rules.is_over(e.unwrapped.game_state)
+
+
+def test_the_heuristic_draws_a_row_of_a_phase_without_a_rule_in_its_place_among_the_batch():
+    # such a row draws one integer (any legal action) where the others draw uniforms: the batch must
+    # make every draw in row order, as row by row
+    e = corruptia_env(num_players=4)
+    e.reset(seed=5)
+    player = HeuristicAgent(e, seed=0)
+    observations, masks = [], []
+    for agent in e.agent_iter(max_iter=300):
+        seen, _, term, trunc, _ = e.last()
+        if term or trunc:
+            break
+        if np.count_nonzero(seen["action_mask"]) > 1:
+            observations.append(seen["observation"].copy())
+            masks.append(seen["action_mask"])
+        e.step(player.act(seen["observation"], seen["action_mask"]))
+    observations, masks = np.array(observations), np.array(masks)
+    phase = e.unwrapped.observation_layout["phase"]
+    observations[::3, phase] = 0.0
+    observations[::3, phase.start + OVER] = 1.0
+    one, batched = HeuristicAgent(e, seed=1), HeuristicAgent(e, seed=1)
+    expected = [one.act(o, m) for o, m in zip(observations, masks)]
+    assert batched.act_batch(observations, masks).tolist() == expected
+    assert batched.rng.bit_generator.state == one.rng.bit_generator.state
+    assert all(masks[r, a] for r, a in enumerate(expected))
