@@ -12,9 +12,10 @@ written once into its row of `batch.observation` (the ~120 entries the row's las
 cleared, then this one's ~120 written from the state, as `Observer.full` reads it), and its mask into
 `batch.action_mask`. `load(row, state)` copies an AEC state into a row.
 
-The kernels pass few arrays per decision: numba counts a reference up and down (two atomic
-instructions) on every array a compiled function takes, in all but the simplest functions, and on
-every view it makes; with ~25 arrays a decision, these counts took a quarter of the engine's time.
+The kernels are compiled without numba's reference counting (`_nrt=False`, as Corruptia's): with it,
+numba counts a reference up and down (two atomic instructions) on every array a compiled function
+takes and every view it makes, a tenth of a decision's time even with few arrays passed. So they
+allocate nothing: a deal seeds its generator in scratch words (`numpy_rng.seed_generator_in`).
 """
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ from ..corruption.tables import (
     TOTAL_CONTRACT_VALUE,
 )
 from .compiled import CompiledEngine
-from .numpy_rng import GENERATOR_SIZE, integers, permutation_into, seed_generator
+from .numpy_rng import GENERATOR_SIZE, SEED_SCRATCH, integers, permutation_into, seed_generator_in
 from .outcome import write_outcome
 
 # --- tables as constant arrays (numba freezes module-level arrays into the kernels) ----------------
@@ -121,21 +122,20 @@ QUEUE = ORDER + MAX_PLAYS
 GAME_SIZE = QUEUE + MAX_PLAYS  # a new game clears this much; the row's observation lists follow
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _rel(q, p, n):  # pragma: no cover - compiled
     """Seat q as seen from seat p."""
     r = q - p
     return r + n if r < 0 else r
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _on(s, q, card, c):  # pragma: no cover - compiled
-    """Whether seat q's `card` lies vertically on contract c (`&`, not `and`: a branch in an inlined
-    helper keeps numba's reference counts of s)."""
+    """Whether seat q's `card` lies vertically on contract c (`&`, not `and`: no branch)."""
     return (s[LOC + q * HAND_SIZE + card] == CONTRACT) & (s[WHERE + q * HAND_SIZE + card] == c)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _gone(s, q, card):  # pragma: no cover - compiled
     """Whether seat q's character `card` is out of hand and public (in chars_gone)."""
     return (s[LOC + q * HAND_SIZE + card] != HAND) & (s[PUBLIC + q * HAND_SIZE + card] != 0)
@@ -161,17 +161,17 @@ TOUCHED = CONTRACTS_LISTED + CONTRACT_WRITTEN  # scratch: the face-down counters
 ROW_SIZE = TOUCHED + MAX_PLAYS
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _put(row, s, at, j, value):  # pragma: no cover - compiled
     """row[j] = value, listed in slot `at` of the state row for the next observation to clear unless it
-    is 0 (then row[j] was 0 already: an entry no observation listed is 0); the next free slot. No
-    branch: a branch in an inlined helper keeps numba's reference counts of the arrays."""
+    is 0 (then row[j] was 0 already: an entry no observation listed is 0); the next free slot, without
+    a branch."""
     row[j] = value
     s[at] = j
     return at + (value != 0)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _add(row, s, at, j, value):  # pragma: no cover - compiled
     """row[j] += value (a count or a weight), listed when the entry turns nonzero."""
     fresh = (row[j] == 0) & (value != 0)
@@ -180,7 +180,7 @@ def _add(row, s, at, j, value):  # pragma: no cover - compiled
     return at + fresh
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def write_observation(obs, i, s, p, n):  # pragma: no cover - compiled
     """Seat p's observation into row i of `obs`, read from the state row s as `Observer.full` reads it.
 
@@ -271,7 +271,7 @@ def write_observation(obs, i, s, p, n):  # pragma: no cover - compiled
         _write_contracts(row, s)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _write_contracts(row, s):  # pragma: no cover - compiled
     """The contracts' places, outcomes and newness (the same for every seat) into the observation row,
     clearing the entries of their last write first."""
@@ -288,7 +288,7 @@ def _write_contracts(row, s):  # pragma: no cover - compiled
     s[CONTRACTS_END] = count
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def write_mask(mask, i, s, n, may_decline):  # pragma: no cover - compiled
     """The legal actions of the seat on turn into row i of `mask` (zeroed first), as `rules.legal_mask`."""
     m = mask[i]
@@ -336,7 +336,7 @@ def write_mask(mask, i, s, n, may_decline):  # pragma: no cover - compiled
             m[DECLINE] = 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def publish(i, s, n, may_decline, obs, mask, current_player):  # pragma: no cover - compiled
     """Game i's next decision into the batch: the seat on turn, its mask and its observation."""
     p = s[TO_ACT]
@@ -346,7 +346,7 @@ def publish(i, s, n, may_decline, obs, mask, current_player):  # pragma: no cove
 
 
 # --- rounds ---------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _start_round(s, n):  # pragma: no cover - compiled
     """Phase I: six contracts off the deck's top, two under each body; the leader plays first."""
     for body in range(NUM_BODIES):
@@ -363,7 +363,7 @@ def _start_round(s, n):  # pragma: no cover - compiled
     s[TO_ACT] = s[LEADER]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def new_game(s, n, perm, leader):  # pragma: no cover - compiled
     """The game `CorruptionRules.new_game` deals from this deck permutation and first player."""
     s[:GAME_SIZE] = 0  # round 1, no plays, no outcome, no score
@@ -373,13 +373,14 @@ def new_game(s, n, perm, leader):  # pragma: no cover - compiled
     s[CBODY:CBODY + C] = -1
     s[COWNER:COWNER + C] = -1
     s[DEALT:DEALT + C] = -1
-    s[DECK_CARDS:DECK_CARDS + C] = perm
+    for k in range(C):  # (a loop: a slice assignment from an array may allocate a copy)
+        s[DECK_CARDS + k] = perm[k]
     s[DECK_LEN] = C
     s[LEADER] = leader
     _start_round(s, n)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _next_leader(s, n):  # pragma: no cover - compiled
     """Most value, then most contracts, then the earliest seat after the last first player."""
     best = 0
@@ -392,7 +393,7 @@ def _next_leader(s, n):  # pragma: no cover - compiled
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _end_round(s, n):  # pragma: no cover - compiled
     """Bribes come back, characters never do; then the next round, or the game's end."""
     for x in range(n * HAND_SIZE):
@@ -416,7 +417,7 @@ def _end_round(s, n):  # pragma: no cover - compiled
 
 
 # --- Phase II ---------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _place(s, n, a):  # pragma: no cover - compiled
     """A card on a contract (face up while within the round's count) or a bribe on a Swiss account; the
     next seat's turn, unless it was the round's last card (then `_play` reveals)."""
@@ -443,7 +444,7 @@ def _place(s, n, a):  # pragma: no cover - compiled
         s[TO_ACT] = p + 1 if p + 1 < n else 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _reveal(s, n):  # pragma: no cover - compiled
     """Phase III: every card on the table turns face up; last round's outcomes are cleared; step 1."""
     for x in range(n * HAND_SIZE):
@@ -457,7 +458,7 @@ def _reveal(s, n):  # pragma: no cover - compiled
     _advance(s, n)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _queue_in_play_order(s, place, kind):  # pragma: no cover - compiled
     """The step's queue: the cards at `place` (of `kind`, unless -1) in the round's play order."""
     length = 0
@@ -471,14 +472,14 @@ def _queue_in_play_order(s, place, kind):  # pragma: no cover - compiled
 
 
 # --- Phase III ------------------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _discard(s, x):  # pragma: no cover - compiled
     """A character leaves the game."""
     s[LOC + x] = USED
     s[WHERE + x] = -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _has_hit_target(s, n, q, c):  # pragma: no cover - compiled
     for o in range(n):
         if _on(s, o, DA_CARD, c) or _on(s, o, REPORTER_1, c) or _on(s, o, REPORTER_2, c) \
@@ -487,7 +488,7 @@ def _has_hit_target(s, n, q, c):  # pragma: no cover - compiled
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _has_vertical_bribe(s, n, c):  # pragma: no cover - compiled
     for o in range(n):
         for b in range(NB):
@@ -496,7 +497,7 @@ def _has_vertical_bribe(s, n, c):  # pragma: no cover - compiled
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _advance(s, n):  # pragma: no cover - compiled
     """Resolve Phase III step after step until a decision is needed or the round ends (`_advance`)."""
     if s[PHASE] == SWISS_STEP:
@@ -529,7 +530,7 @@ def _advance(s, n):  # pragma: no cover - compiled
     _end_round(s, n)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _cancel_by_district_attorneys(s, n):  # pragma: no cover - compiled
     """Step 3: a contract with a surviving DA is cancelled; its bribes go home, its characters out."""
     for c in range(C):
@@ -545,7 +546,7 @@ def _cancel_by_district_attorneys(s, n):  # pragma: no cover - compiled
         s[OUTCOME + c] = CANCELLED
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _award(s, n):  # pragma: no cover - compiled
     """Step 5: the sole highest total (vertical x2, assigned Swiss x1, in half-$1,000s) wins."""
     for c in range(C):
@@ -575,7 +576,7 @@ def _award(s, n):  # pragma: no cover - compiled
             s[OUTCOME + c] = NO_AWARD
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _reporter_in_slot(s, o, c, slot):  # pragma: no cover - compiled
     """Seat o's Reporter on contract c in kill slot 1 (the earlier played) or 2 (the later)."""
     seen = 0
@@ -588,12 +589,12 @@ def _reporter_in_slot(s, o, c, slot):  # pragma: no cover - compiled
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _play(s, n, a):  # pragma: no cover - compiled
     """Apply the legal action `a`."""
     phase = s[PHASE]
     if phase == CORRUPTION:
-        _place(s, n, a)  # (a leaf: numba need not count its references to s)
+        _place(s, n, a)
         if s[TURN] == CARDS_PER_ROUND * n:
             _reveal(s, n)
         return
@@ -625,7 +626,7 @@ def _play(s, n, a):  # pragma: no cover - compiled
 
 
 # --- the batch kernels ----------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, current_player, generator,
                  perm):  # pragma: no cover - compiled
     """New games in `rows`, each dealt from its seed as `CorruptionRules.new_game` deals it from
@@ -638,15 +639,16 @@ def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, curren
         publish(i, state[i], num_players[i], may_decline, obs, mask, current_player)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _deal(s, n, seed, generator, perm):  # pragma: no cover - compiled
-    """The game `CorruptionRules.new_game(default_rng(seed))` deals, into the state row s."""
-    seed_generator(generator, seed)
+    """The game `CorruptionRules.new_game(default_rng(seed))` deals, into the state row s (generator:
+    the new game's default_rng, then seeding's scratch)."""
+    seed_generator_in(generator, seed, generator[GENERATOR_SIZE:])
     permutation_into(generator, perm)
     new_game(s, n, perm, integers(generator, n))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, current_player, rewards,
                 terminated, scores, ranks, ended_players, keys, ended_rows, deal, seeds, game_seeds,
                 deal_index, generator, perm):  # pragma: no cover - compiled
@@ -680,16 +682,13 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
                 _deal(s, n, seeds[ended - 1], generator, perm)
                 s[CONTRACTS_KEY] = 0
                 publish(i, s, n, may_decline, obs, mask, current_player)
-        else:  # publish's work, without the references a call to it counts on its four arrays
-            terminated[i] = False
-            current_player[i] = s[TO_ACT]
-            write_mask(mask, i, s, n, may_decline)
-            write_observation(obs, i, s, s[TO_ACT], n)
+        else:
+            publish(i, s, n, may_decline, obs, mask, current_player)
     return ended
 
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def refresh_kernel(i, num_players, state, may_decline, obs, mask, current_player):  # pragma: no cover
     """Game i's decision into the batch again (after `load`, which gave the row another game)."""
     state[i, CONTRACTS_KEY] = 0
@@ -710,7 +709,8 @@ class CorruptionEngine(CompiledEngine):
         self._keys = np.zeros(MAX_PLAYERS, np.int64)  # scratch: one ended game's final keys
         self._ended = np.zeros(self.num_envs, np.int64)  # scratch: the rows whose game ended this step
         self._batch.observation[:, O_VALUE:O_VALUE + C] = CONTRACT_SHOWN  # the same in every observation
-        self._generator = np.zeros(GENERATOR_SIZE, np.uint64)  # scratch: a new game's default_rng
+        # scratch: a new game's default_rng, then its seeding's working words (the kernels allocate nothing)
+        self._generator = np.zeros(GENERATOR_SIZE + SEED_SCRATCH, np.uint64)
         self._perm = np.zeros(C, np.int64)  # scratch: its deck
 
     # --- VectorEngine ------------------------------------------------------------------------------
