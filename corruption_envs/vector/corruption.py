@@ -94,6 +94,12 @@ O_WHERE, O_VALUE, O_WINNER, O_OUTCOME, O_NEW = (
 O_CARDS, O_FACEDOWN, O_ASSIGNED, O_SWISS, O_SWISS_FD = (
     _LAYOUT[k].start for k in ("cards", "facedown", "assigned", "swiss", "swiss_facedown"))
 O_DKIND, O_DCONTRACT, O_DBODY = (_LAYOUT[k].start for k in ("decision_kind", "decision_contract", "decision_body"))
+# the observation's head, my_hand to chars_gone (88 entries), is rewritten whole: cheaper than listing
+# its ~50 writes for the next observation to clear
+HEAD = _LAYOUT["chars_gone"].stop
+assert [k for k in _LAYOUT if _LAYOUT[k].start < HEAD] == [
+    "my_hand", "seats", "round", "phase", "leader", "to_act", "placed", "on_contracts", "score",
+    "contracts_won", "chars_gone"], "the head is the pieces write_observation rewrites whole"
 
 # --- one game's state: one int16 row of `state`, the fields of CorruptionState at these offsets --------
 # scalars
@@ -142,10 +148,9 @@ def _gone(s, q, card):  # pragma: no cover - compiled
 
 
 # --- observation and mask -----------------------------------------------------------------------------
-# the most entries one observation writes (every write is listed, so the next one clears just these):
-# hand, round / phase / to_act / leader, per seat five figures and its characters gone, two per card
-# played this round, a winner per contract, the decision's two
-MAX_WRITTEN = HAND_SIZE + 4 + MAX_PLAYERS * (5 + HAND_SIZE - NB) + 2 * MAX_PLAYS + C + 2
+# the most entries one observation lists past its head (so the next one clears just these): two per
+# card played this round, a winner per contract, the decision's two
+MAX_WRITTEN = 2 * MAX_PLAYS + C + 2
 # the contracts' places, outcomes and newness are the same for every seat, and change only as a phase
 # or round begins: a row keeps them, with their own list, while its game stays in the same round and
 # phase (key 1 + round * PHASES + phase; 0 once the row holds another game)
@@ -184,34 +189,36 @@ def _add(row, s, at, j, value):  # pragma: no cover - compiled
 def write_observation(obs, i, s, p, n):  # pragma: no cover - compiled
     """Seat p's observation into row i of `obs`, read from the state row s as `Observer.full` reads it.
 
-    The row is not zeroed whole (13.6 KB, 96% zeros): the entries its last observation wrote (listed
-    in s) are cleared and this one's ~120 written and listed. The contract_value piece is the same in
-    every observation: `CorruptionEngine` writes it once; the contracts' other seat-free pieces are
-    rewritten only when their round and phase changed (`_write_contracts`)."""
+    The row is not zeroed whole (13.6 KB, 96% zeros): its head (HEAD entries) is rewritten whole, and
+    past it the entries its last observation wrote (listed in s) are cleared and this one's ~50 written
+    and listed. The contract_value piece is the same in every observation: `CorruptionEngine` writes it
+    once; the contracts' other seat-free pieces are rewritten only when their round and phase changed
+    (`_write_contracts`)."""
     row = obs[i]
     for t in range(LISTED, s[LISTED_END]):
         row[s[t]] = 0
     rnd, phase = s[ROUND], s[PHASE]
-    count = LISTED
+    row[:HEAD] = 0
     for k in range(HAND_SIZE):
-        count = _put(row, s, count, O_HAND + k, s[LOC + p * HAND_SIZE + k] == HAND)
+        row[O_HAND + k] = s[LOC + p * HAND_SIZE + k] == HAND
     if phase != OVER:
-        count = _put(row, s, count, O_ROUND + rnd, 1.0)
-        count = _put(row, s, count, O_PHASE + phase, 1.0)
-        count = _put(row, s, count, O_TO_ACT + _rel(s[TO_ACT], p, n), 1.0)
-    count = _put(row, s, count, O_LEADER + _rel(s[LEADER], p, n), 1.0)
+        row[O_ROUND + rnd] = 1.0
+        row[O_PHASE + phase] = 1.0
+        row[O_TO_ACT + _rel(s[TO_ACT], p, n)] = 1.0
+    row[O_LEADER + _rel(s[LEADER], p, n)] = 1.0
     for q in range(n):
         r = _rel(q, p, n)
-        count = _put(row, s, count, O_SEATS + q, 1.0)
-        count = _put(row, s, count, O_PLACED + r, s[PLACED + q] / CARDS_PER_ROUND)
-        count = _put(row, s, count, O_ON + r, s[ON_CONTRACTS + q] / CARDS_PER_ROUND)
-        count = _put(row, s, count, O_SCORE + r, s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE))
-        count = _put(row, s, count, O_WON + r, s[WON_COUNT + q] * (1 / C))
+        row[O_SEATS + q] = 1.0
+        row[O_PLACED + r] = s[PLACED + q] / CARDS_PER_ROUND
+        row[O_ON + r] = s[ON_CONTRACTS + q] / CARDS_PER_ROUND
+        row[O_SCORE + r] = s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE)
+        row[O_WON + r] = s[WON_COUNT + q] * (1 / C)
         # characters out of hand that everyone has seen, stored (the Reporters' halves summed first)
         gone = O_GONE + r * 3
-        count = _put(row, s, count, gone, _gone(s, q, DA_CARD))
-        count = _put(row, s, count, gone + 1, 0.5 * _gone(s, q, REPORTER_1) + 0.5 * _gone(s, q, REPORTER_2))
-        count = _put(row, s, count, gone + 2, _gone(s, q, HIT_MAN_CARD))
+        row[gone] = _gone(s, q, DA_CARD)
+        row[gone + 1] = 0.5 * _gone(s, q, REPORTER_1) + 0.5 * _gone(s, q, REPORTER_2)
+        row[gone + 2] = _gone(s, q, HIT_MAN_CARD)
+    count = LISTED
     # the cards on the table (this round's plays), seat by seat, as the entries two cards can share are
     # one seat's: each entry's first write this observation is a plain store, for a read of an entry
     # not yet written waits for memory (the row was last touched a batch ago). The face-down counters
