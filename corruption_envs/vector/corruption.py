@@ -74,8 +74,6 @@ from .outcome import write_outcome
 KIND = CARD_KIND.astype(np.int64)
 VALUE = CARD_VALUE.astype(np.int64)
 WEIGHT = CARD_WEIGHT  # a card's weight in the per-kind counts (Reporters 1/2)
-# a card's bit among the entries one seat's cards on a contract can share (bribes, Reporters; 0: none)
-SHARED_BIT = np.array([1 if k == 0 else 1 << 32 if k == REPORTER else 0 for k in CARD_KIND], np.int64)
 FIRST_CARD = np.array([cards[0] for cards in KIND_CARDS], np.int64)  # kind -> its card played first
 # contract_where's column by (cloc, cbody + 1): 0 deck, 1-3 on the table under body 0-2, 4 won, 5 lost
 WHERE_CODE = np.array([[0, 0, 0, 0], [1, 1, 2, 3], [4, 4, 4, 4], [5, 5, 5, 5]], np.int64)
@@ -219,47 +217,37 @@ def write_observation(obs, i, s, p, n):  # pragma: no cover - compiled
         row[gone + 1] = 0.5 * _gone(s, q, REPORTER_1) + 0.5 * _gone(s, q, REPORTER_2)
         row[gone + 2] = _gone(s, q, HIT_MAN_CARD)
     count = LISTED
-    # the cards on the table (this round's plays), seat by seat, as the entries two cards can share are
-    # one seat's: each entry's first write this observation is a plain store, for a read of an entry
-    # not yet written waits for memory (the row was last touched a batch ago). The face-down counters
-    # hold counts until the end, then k / 6 as the rules write it (listed from TOUCHED)
+    # the cards on the table, read from the round's plays (a dozen at most, rather than every seat's ten
+    # cards): the clearing above left every entry past the head at 0, so the entries two cards can
+    # share (one seat's bribes, or Reporters, on a contract) and the face-down counters are summed into
+    # in place. The counters hold counts until the end, then k / 6 as the rules write it (listed from
+    # TOUCHED)
     touched_count = TOUCHED
-    for q in range(n):
+    for t in range(s[TURN]):
+        x = s[ORDER + t]
+        place = s[LOC + x]
+        if place != CONTRACT and place != ON_SWISS and place != ASSIGNED:  # discarded, or home again
+            continue
+        q, k = x // HAND_SIZE, x % HAND_SIZE
         r = _rel(q, p, n)
-        shared = 0  # bits of the seat's entries written: bribes' (w), Reporters' (32 + w) on contract w
-        down = 0  # and of its face-down counters: on contract w (w), on body w's Swiss account (32 + w)
-        for k in range(HAND_SIZE):
-            x = q * HAND_SIZE + k
-            place = s[LOC + x]
-            if place != CONTRACT and place != ON_SWISS and place != ASSIGNED:
-                continue
-            w = s[WHERE + x]
-            known = s[PUBLIC + x] != 0 or q == p
-            if place == ASSIGNED:
-                count = _put(row, s, count, O_ASSIGNED + (w * P7 + r) * NB + k, 1.0)
-                continue
-            if place == CONTRACT:
-                j = O_CARDS + (w * P7 + r) * K + KIND[k]
-                bit = SHARED_BIT[k] << w
-                if shared & bit:
-                    count = _add(row, s, count, j, WEIGHT[k] * known)
-                else:
-                    count = _put(row, s, count, j, WEIGHT[k] * known)
-                shared |= bit
-                j, bit = O_FACEDOWN + w * P7 + r, np.int64(1) << w
-            else:
-                count = _put(row, s, count, O_SWISS + (w * P7 + r) * NB + k, known)
-                j, bit = O_SWISS_FD + w * P7 + r, np.int64(1) << (32 + w)
-            if s[PUBLIC + x] == 0:
-                if down & bit:
-                    row[j] += 1.0
-                else:
-                    row[j] = 1.0
-                    s[count] = j
-                    s[touched_count] = j
-                    count += 1
-                    touched_count += 1
-                    down |= bit
+        w = s[WHERE + x]
+        known = s[PUBLIC + x] != 0 or q == p
+        if place == ASSIGNED:
+            count = _put(row, s, count, O_ASSIGNED + (w * P7 + r) * NB + k, 1.0)
+            continue
+        if place == CONTRACT:
+            count = _add(row, s, count, O_CARDS + (w * P7 + r) * K + KIND[k], WEIGHT[k] * known)
+            j = O_FACEDOWN + w * P7 + r
+        else:
+            count = _put(row, s, count, O_SWISS + (w * P7 + r) * NB + k, known)
+            j = O_SWISS_FD + w * P7 + r
+        if s[PUBLIC + x] == 0:
+            if row[j] == 0:
+                s[count] = j
+                s[touched_count] = j
+                count += 1
+                touched_count += 1
+            row[j] += 1.0
     for t in range(TOUCHED, touched_count):
         row[s[t]] = np.float64(row[s[t]]) / CARDS_PER_ROUND
     for c in range(C):  # the winners, as this seat sees them
