@@ -8,9 +8,9 @@ and the differential test (tests/vector/test_corruption.py) plays both with the 
 
 The state of a game is one int16 row holding the fields of `CorruptionState` at fixed offsets (below),
 then the list of the observation entries the row shows; every step, the acting seat's observation is
-written once into its row of `batch.observation` (the ~120 entries the row's last observation wrote
-cleared, then this one's ~120 written from the state, as `Observer.full` reads it), and its mask into
-`batch.action_mask`. `load(row, state)` copies an AEC state into a row.
+written once into its row of `batch.observation` (its head rewritten whole, past it the ~50 entries the
+row's last observation listed cleared and this one's written, from the state as `Observer.full` reads
+it), and its mask into `batch.action_mask`. `load(row, state)` copies an AEC state into a row.
 
 The kernels are compiled without numba's reference counting (`_nrt=False`, as Corruptia's): with it,
 numba counts a reference up and down (two atomic instructions) on every array a compiled function
