@@ -8,13 +8,14 @@ and the differential test (tests/vector/test_corruption.py) plays both with the 
 
 The state of a game is one int16 row holding the fields of `CorruptionState` at fixed offsets (below),
 then the list of the observation entries the row shows; every step, the acting seat's observation is
-written once into its row of `batch.observation` (the ~120 entries the row's last observation wrote
-cleared, then this one's ~120 written from the state, as `Observer.full` reads it), and its mask into
-`batch.action_mask`. `load(row, state)` copies an AEC state into a row.
+written once into its row of `batch.observation` (its head rewritten whole, past it the ~50 entries the
+row's last observation listed cleared and this one's written, from the state as `Observer.full` reads
+it), and its mask into `batch.action_mask`. `load(row, state)` copies an AEC state into a row.
 
-The kernels pass few arrays per decision: numba counts a reference up and down (two atomic
-instructions) on every array a compiled function takes, in all but the simplest functions, and on
-every view it makes; with ~25 arrays a decision, these counts took a quarter of the engine's time.
+The kernels are compiled without numba's reference counting (`_nrt=False`, as Corruptia's): with it,
+numba counts a reference up and down (two atomic instructions) on every array a compiled function
+takes and every view it makes, a tenth of a decision's time even with few arrays passed. So they
+allocate nothing: a deal seeds its generator in scratch words (`numpy_rng.seed_generator_in`).
 """
 from __future__ import annotations
 
@@ -66,15 +67,13 @@ from ..corruption.tables import (
     TOTAL_CONTRACT_VALUE,
 )
 from .compiled import CompiledEngine
-from .numpy_rng import GENERATOR_SIZE, integers, permutation_into, seed_generator
+from .numpy_rng import GENERATOR_SIZE, SEED_SCRATCH, integers, permutation_into, seed_generator_in
 from .outcome import write_outcome
 
 # --- tables as constant arrays (numba freezes module-level arrays into the kernels) ----------------
 KIND = CARD_KIND.astype(np.int64)
 VALUE = CARD_VALUE.astype(np.int64)
 WEIGHT = CARD_WEIGHT  # a card's weight in the per-kind counts (Reporters 1/2)
-# a card's bit among the entries one seat's cards on a contract can share (bribes, Reporters; 0: none)
-SHARED_BIT = np.array([1 if k == 0 else 1 << 32 if k == REPORTER else 0 for k in CARD_KIND], np.int64)
 FIRST_CARD = np.array([cards[0] for cards in KIND_CARDS], np.int64)  # kind -> its card played first
 # contract_where's column by (cloc, cbody + 1): 0 deck, 1-3 on the table under body 0-2, 4 won, 5 lost
 WHERE_CODE = np.array([[0, 0, 0, 0], [1, 1, 2, 3], [4, 4, 4, 4], [5, 5, 5, 5]], np.int64)
@@ -93,6 +92,12 @@ O_WHERE, O_VALUE, O_WINNER, O_OUTCOME, O_NEW = (
 O_CARDS, O_FACEDOWN, O_ASSIGNED, O_SWISS, O_SWISS_FD = (
     _LAYOUT[k].start for k in ("cards", "facedown", "assigned", "swiss", "swiss_facedown"))
 O_DKIND, O_DCONTRACT, O_DBODY = (_LAYOUT[k].start for k in ("decision_kind", "decision_contract", "decision_body"))
+# the observation's head, my_hand to chars_gone (88 entries), is rewritten whole: cheaper than listing
+# its ~50 writes for the next observation to clear
+HEAD = _LAYOUT["chars_gone"].stop
+assert [k for k in _LAYOUT if _LAYOUT[k].start < HEAD] == [
+    "my_hand", "seats", "round", "phase", "leader", "to_act", "placed", "on_contracts", "score",
+    "contracts_won", "chars_gone"], "the head is the pieces write_observation rewrites whole"
 
 # --- one game's state: one int16 row of `state`, the fields of CorruptionState at these offsets --------
 # scalars
@@ -121,31 +126,29 @@ QUEUE = ORDER + MAX_PLAYS
 GAME_SIZE = QUEUE + MAX_PLAYS  # a new game clears this much; the row's observation lists follow
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _rel(q, p, n):  # pragma: no cover - compiled
     """Seat q as seen from seat p."""
     r = q - p
     return r + n if r < 0 else r
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _on(s, q, card, c):  # pragma: no cover - compiled
-    """Whether seat q's `card` lies vertically on contract c (`&`, not `and`: a branch in an inlined
-    helper keeps numba's reference counts of s)."""
+    """Whether seat q's `card` lies vertically on contract c (`&`, not `and`: no branch)."""
     return (s[LOC + q * HAND_SIZE + card] == CONTRACT) & (s[WHERE + q * HAND_SIZE + card] == c)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _gone(s, q, card):  # pragma: no cover - compiled
     """Whether seat q's character `card` is out of hand and public (in chars_gone)."""
     return (s[LOC + q * HAND_SIZE + card] != HAND) & (s[PUBLIC + q * HAND_SIZE + card] != 0)
 
 
 # --- observation and mask -----------------------------------------------------------------------------
-# the most entries one observation writes (every write is listed, so the next one clears just these):
-# hand, round / phase / to_act / leader, per seat five figures and its characters gone, two per card
-# played this round, a winner per contract, the decision's two
-MAX_WRITTEN = HAND_SIZE + 4 + MAX_PLAYERS * (5 + HAND_SIZE - NB) + 2 * MAX_PLAYS + C + 2
+# the most entries one observation lists past its head (so the next one clears just these): two per
+# card played this round, a winner per contract, the decision's two
+MAX_WRITTEN = 2 * MAX_PLAYS + C + 2
 # the contracts' places, outcomes and newness are the same for every seat, and change only as a phase
 # or round begins: a row keeps them, with their own list, while its game stays in the same round and
 # phase (key 1 + round * PHASES + phase; 0 once the row holds another game)
@@ -161,17 +164,17 @@ TOUCHED = CONTRACTS_LISTED + CONTRACT_WRITTEN  # scratch: the face-down counters
 ROW_SIZE = TOUCHED + MAX_PLAYS
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _put(row, s, at, j, value):  # pragma: no cover - compiled
     """row[j] = value, listed in slot `at` of the state row for the next observation to clear unless it
-    is 0 (then row[j] was 0 already: an entry no observation listed is 0); the next free slot. No
-    branch: a branch in an inlined helper keeps numba's reference counts of the arrays."""
+    is 0 (then row[j] was 0 already: an entry no observation listed is 0); the next free slot, without
+    a branch."""
     row[j] = value
     s[at] = j
     return at + (value != 0)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _add(row, s, at, j, value):  # pragma: no cover - compiled
     """row[j] += value (a count or a weight), listed when the entry turns nonzero."""
     fresh = (row[j] == 0) & (value != 0)
@@ -180,79 +183,71 @@ def _add(row, s, at, j, value):  # pragma: no cover - compiled
     return at + fresh
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def write_observation(obs, i, s, p, n):  # pragma: no cover - compiled
     """Seat p's observation into row i of `obs`, read from the state row s as `Observer.full` reads it.
 
-    The row is not zeroed whole (13.6 KB, 96% zeros): the entries its last observation wrote (listed
-    in s) are cleared and this one's ~120 written and listed. The contract_value piece is the same in
-    every observation: `CorruptionEngine` writes it once; the contracts' other seat-free pieces are
-    rewritten only when their round and phase changed (`_write_contracts`)."""
+    The row is not zeroed whole (13.6 KB, 96% zeros): its head (HEAD entries) is rewritten whole, and
+    past it the entries its last observation wrote (listed in s) are cleared and this one's ~50 written
+    and listed. The contract_value piece is the same in every observation: `CorruptionEngine` writes it
+    once; the contracts' other seat-free pieces are rewritten only when their round and phase changed
+    (`_write_contracts`)."""
     row = obs[i]
     for t in range(LISTED, s[LISTED_END]):
         row[s[t]] = 0
     rnd, phase = s[ROUND], s[PHASE]
-    count = LISTED
+    row[:HEAD] = 0
     for k in range(HAND_SIZE):
-        count = _put(row, s, count, O_HAND + k, s[LOC + p * HAND_SIZE + k] == HAND)
+        row[O_HAND + k] = s[LOC + p * HAND_SIZE + k] == HAND
     if phase != OVER:
-        count = _put(row, s, count, O_ROUND + rnd, 1.0)
-        count = _put(row, s, count, O_PHASE + phase, 1.0)
-        count = _put(row, s, count, O_TO_ACT + _rel(s[TO_ACT], p, n), 1.0)
-    count = _put(row, s, count, O_LEADER + _rel(s[LEADER], p, n), 1.0)
+        row[O_ROUND + rnd] = 1.0
+        row[O_PHASE + phase] = 1.0
+        row[O_TO_ACT + _rel(s[TO_ACT], p, n)] = 1.0
+    row[O_LEADER + _rel(s[LEADER], p, n)] = 1.0
     for q in range(n):
         r = _rel(q, p, n)
-        count = _put(row, s, count, O_SEATS + q, 1.0)
-        count = _put(row, s, count, O_PLACED + r, s[PLACED + q] / CARDS_PER_ROUND)
-        count = _put(row, s, count, O_ON + r, s[ON_CONTRACTS + q] / CARDS_PER_ROUND)
-        count = _put(row, s, count, O_SCORE + r, s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE))
-        count = _put(row, s, count, O_WON + r, s[WON_COUNT + q] * (1 / C))
+        row[O_SEATS + q] = 1.0
+        row[O_PLACED + r] = s[PLACED + q] / CARDS_PER_ROUND
+        row[O_ON + r] = s[ON_CONTRACTS + q] / CARDS_PER_ROUND
+        row[O_SCORE + r] = s[WON_VALUE + q] * (1 / TOTAL_CONTRACT_VALUE)
+        row[O_WON + r] = s[WON_COUNT + q] * (1 / C)
         # characters out of hand that everyone has seen, stored (the Reporters' halves summed first)
         gone = O_GONE + r * 3
-        count = _put(row, s, count, gone, _gone(s, q, DA_CARD))
-        count = _put(row, s, count, gone + 1, 0.5 * _gone(s, q, REPORTER_1) + 0.5 * _gone(s, q, REPORTER_2))
-        count = _put(row, s, count, gone + 2, _gone(s, q, HIT_MAN_CARD))
-    # the cards on the table (this round's plays), seat by seat, as the entries two cards can share are
-    # one seat's: each entry's first write this observation is a plain store, for a read of an entry
-    # not yet written waits for memory (the row was last touched a batch ago). The face-down counters
-    # hold counts until the end, then k / 6 as the rules write it (listed from TOUCHED)
+        row[gone] = _gone(s, q, DA_CARD)
+        row[gone + 1] = 0.5 * _gone(s, q, REPORTER_1) + 0.5 * _gone(s, q, REPORTER_2)
+        row[gone + 2] = _gone(s, q, HIT_MAN_CARD)
+    count = LISTED
+    # the cards on the table, read from the round's plays (a dozen at most, rather than every seat's ten
+    # cards): the clearing above left every entry past the head at 0, so the entries two cards can
+    # share (one seat's bribes, or Reporters, on a contract) and the face-down counters are summed into
+    # in place. The counters hold counts until the end, then k / 6 as the rules write it (listed from
+    # TOUCHED)
     touched_count = TOUCHED
-    for q in range(n):
+    for t in range(s[TURN]):
+        x = s[ORDER + t]
+        place = s[LOC + x]
+        if place != CONTRACT and place != ON_SWISS and place != ASSIGNED:  # discarded, or home again
+            continue
+        q, k = x // HAND_SIZE, x % HAND_SIZE
         r = _rel(q, p, n)
-        shared = 0  # bits of the seat's entries written: bribes' (w), Reporters' (32 + w) on contract w
-        down = 0  # and of its face-down counters: on contract w (w), on body w's Swiss account (32 + w)
-        for k in range(HAND_SIZE):
-            x = q * HAND_SIZE + k
-            place = s[LOC + x]
-            if place != CONTRACT and place != ON_SWISS and place != ASSIGNED:
-                continue
-            w = s[WHERE + x]
-            known = s[PUBLIC + x] != 0 or q == p
-            if place == ASSIGNED:
-                count = _put(row, s, count, O_ASSIGNED + (w * P7 + r) * NB + k, 1.0)
-                continue
-            if place == CONTRACT:
-                j = O_CARDS + (w * P7 + r) * K + KIND[k]
-                bit = SHARED_BIT[k] << w
-                if shared & bit:
-                    count = _add(row, s, count, j, WEIGHT[k] * known)
-                else:
-                    count = _put(row, s, count, j, WEIGHT[k] * known)
-                shared |= bit
-                j, bit = O_FACEDOWN + w * P7 + r, np.int64(1) << w
-            else:
-                count = _put(row, s, count, O_SWISS + (w * P7 + r) * NB + k, known)
-                j, bit = O_SWISS_FD + w * P7 + r, np.int64(1) << (32 + w)
-            if s[PUBLIC + x] == 0:
-                if down & bit:
-                    row[j] += 1.0
-                else:
-                    row[j] = 1.0
-                    s[count] = j
-                    s[touched_count] = j
-                    count += 1
-                    touched_count += 1
-                    down |= bit
+        w = s[WHERE + x]
+        known = s[PUBLIC + x] != 0 or q == p
+        if place == ASSIGNED:
+            count = _put(row, s, count, O_ASSIGNED + (w * P7 + r) * NB + k, 1.0)
+            continue
+        if place == CONTRACT:
+            count = _add(row, s, count, O_CARDS + (w * P7 + r) * K + KIND[k], WEIGHT[k] * known)
+            j = O_FACEDOWN + w * P7 + r
+        else:
+            count = _put(row, s, count, O_SWISS + (w * P7 + r) * NB + k, known)
+            j = O_SWISS_FD + w * P7 + r
+        if s[PUBLIC + x] == 0:
+            if row[j] == 0:
+                s[count] = j
+                s[touched_count] = j
+                count += 1
+                touched_count += 1
+            row[j] += 1.0
     for t in range(TOUCHED, touched_count):
         row[s[t]] = np.float64(row[s[t]]) / CARDS_PER_ROUND
     for c in range(C):  # the winners, as this seat sees them
@@ -271,7 +266,7 @@ def write_observation(obs, i, s, p, n):  # pragma: no cover - compiled
         _write_contracts(row, s)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _write_contracts(row, s):  # pragma: no cover - compiled
     """The contracts' places, outcomes and newness (the same for every seat) into the observation row,
     clearing the entries of their last write first."""
@@ -288,7 +283,7 @@ def _write_contracts(row, s):  # pragma: no cover - compiled
     s[CONTRACTS_END] = count
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def write_mask(mask, i, s, n, may_decline):  # pragma: no cover - compiled
     """The legal actions of the seat on turn into row i of `mask` (zeroed first), as `rules.legal_mask`."""
     m = mask[i]
@@ -336,7 +331,7 @@ def write_mask(mask, i, s, n, may_decline):  # pragma: no cover - compiled
             m[DECLINE] = 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def publish(i, s, n, may_decline, obs, mask, current_player):  # pragma: no cover - compiled
     """Game i's next decision into the batch: the seat on turn, its mask and its observation."""
     p = s[TO_ACT]
@@ -346,7 +341,7 @@ def publish(i, s, n, may_decline, obs, mask, current_player):  # pragma: no cove
 
 
 # --- rounds ---------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _start_round(s, n):  # pragma: no cover - compiled
     """Phase I: six contracts off the deck's top, two under each body; the leader plays first."""
     for body in range(NUM_BODIES):
@@ -363,7 +358,7 @@ def _start_round(s, n):  # pragma: no cover - compiled
     s[TO_ACT] = s[LEADER]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def new_game(s, n, perm, leader):  # pragma: no cover - compiled
     """The game `CorruptionRules.new_game` deals from this deck permutation and first player."""
     s[:GAME_SIZE] = 0  # round 1, no plays, no outcome, no score
@@ -373,13 +368,14 @@ def new_game(s, n, perm, leader):  # pragma: no cover - compiled
     s[CBODY:CBODY + C] = -1
     s[COWNER:COWNER + C] = -1
     s[DEALT:DEALT + C] = -1
-    s[DECK_CARDS:DECK_CARDS + C] = perm
+    for k in range(C):  # (a loop: a slice assignment from an array may allocate a copy)
+        s[DECK_CARDS + k] = perm[k]
     s[DECK_LEN] = C
     s[LEADER] = leader
     _start_round(s, n)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _next_leader(s, n):  # pragma: no cover - compiled
     """Most value, then most contracts, then the earliest seat after the last first player."""
     best = 0
@@ -392,7 +388,7 @@ def _next_leader(s, n):  # pragma: no cover - compiled
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _end_round(s, n):  # pragma: no cover - compiled
     """Bribes come back, characters never do; then the next round, or the game's end."""
     for x in range(n * HAND_SIZE):
@@ -416,7 +412,7 @@ def _end_round(s, n):  # pragma: no cover - compiled
 
 
 # --- Phase II ---------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _place(s, n, a):  # pragma: no cover - compiled
     """A card on a contract (face up while within the round's count) or a bribe on a Swiss account; the
     next seat's turn, unless it was the round's last card (then `_play` reveals)."""
@@ -443,7 +439,7 @@ def _place(s, n, a):  # pragma: no cover - compiled
         s[TO_ACT] = p + 1 if p + 1 < n else 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _reveal(s, n):  # pragma: no cover - compiled
     """Phase III: every card on the table turns face up; last round's outcomes are cleared; step 1."""
     for x in range(n * HAND_SIZE):
@@ -457,7 +453,7 @@ def _reveal(s, n):  # pragma: no cover - compiled
     _advance(s, n)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _queue_in_play_order(s, place, kind):  # pragma: no cover - compiled
     """The step's queue: the cards at `place` (of `kind`, unless -1) in the round's play order."""
     length = 0
@@ -471,14 +467,14 @@ def _queue_in_play_order(s, place, kind):  # pragma: no cover - compiled
 
 
 # --- Phase III ------------------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _discard(s, x):  # pragma: no cover - compiled
     """A character leaves the game."""
     s[LOC + x] = USED
     s[WHERE + x] = -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _has_hit_target(s, n, q, c):  # pragma: no cover - compiled
     for o in range(n):
         if _on(s, o, DA_CARD, c) or _on(s, o, REPORTER_1, c) or _on(s, o, REPORTER_2, c) \
@@ -487,7 +483,7 @@ def _has_hit_target(s, n, q, c):  # pragma: no cover - compiled
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _has_vertical_bribe(s, n, c):  # pragma: no cover - compiled
     for o in range(n):
         for b in range(NB):
@@ -496,7 +492,7 @@ def _has_vertical_bribe(s, n, c):  # pragma: no cover - compiled
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _advance(s, n):  # pragma: no cover - compiled
     """Resolve Phase III step after step until a decision is needed or the round ends (`_advance`)."""
     if s[PHASE] == SWISS_STEP:
@@ -529,7 +525,7 @@ def _advance(s, n):  # pragma: no cover - compiled
     _end_round(s, n)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _cancel_by_district_attorneys(s, n):  # pragma: no cover - compiled
     """Step 3: a contract with a surviving DA is cancelled; its bribes go home, its characters out."""
     for c in range(C):
@@ -545,7 +541,7 @@ def _cancel_by_district_attorneys(s, n):  # pragma: no cover - compiled
         s[OUTCOME + c] = CANCELLED
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _award(s, n):  # pragma: no cover - compiled
     """Step 5: the sole highest total (vertical x2, assigned Swiss x1, in half-$1,000s) wins."""
     for c in range(C):
@@ -575,7 +571,7 @@ def _award(s, n):  # pragma: no cover - compiled
             s[OUTCOME + c] = NO_AWARD
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _reporter_in_slot(s, o, c, slot):  # pragma: no cover - compiled
     """Seat o's Reporter on contract c in kill slot 1 (the earlier played) or 2 (the later)."""
     seen = 0
@@ -588,12 +584,12 @@ def _reporter_in_slot(s, o, c, slot):  # pragma: no cover - compiled
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _play(s, n, a):  # pragma: no cover - compiled
     """Apply the legal action `a`."""
     phase = s[PHASE]
     if phase == CORRUPTION:
-        _place(s, n, a)  # (a leaf: numba need not count its references to s)
+        _place(s, n, a)
         if s[TURN] == CARDS_PER_ROUND * n:
             _reveal(s, n)
         return
@@ -625,7 +621,7 @@ def _play(s, n, a):  # pragma: no cover - compiled
 
 
 # --- the batch kernels ----------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, current_player, generator,
                  perm):  # pragma: no cover - compiled
     """New games in `rows`, each dealt from its seed as `CorruptionRules.new_game` deals it from
@@ -638,15 +634,16 @@ def start_kernel(rows, seeds, num_players, state, may_decline, obs, mask, curren
         publish(i, state[i], num_players[i], may_decline, obs, mask, current_player)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _deal(s, n, seed, generator, perm):  # pragma: no cover - compiled
-    """The game `CorruptionRules.new_game(default_rng(seed))` deals, into the state row s."""
-    seed_generator(generator, seed)
+    """The game `CorruptionRules.new_game(default_rng(seed))` deals, into the state row s (generator:
+    the new game's default_rng, then seeding's scratch)."""
+    seed_generator_in(generator, seed, generator[GENERATOR_SIZE:])
     permutation_into(generator, perm)
     new_game(s, n, perm, integers(generator, n))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, current_player, rewards,
                 terminated, scores, ranks, ended_players, keys, ended_rows, deal, seeds, game_seeds,
                 deal_index, generator, perm):  # pragma: no cover - compiled
@@ -680,16 +677,13 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
                 _deal(s, n, seeds[ended - 1], generator, perm)
                 s[CONTRACTS_KEY] = 0
                 publish(i, s, n, may_decline, obs, mask, current_player)
-        else:  # publish's work, without the references a call to it counts on its four arrays
-            terminated[i] = False
-            current_player[i] = s[TO_ACT]
-            write_mask(mask, i, s, n, may_decline)
-            write_observation(obs, i, s, s[TO_ACT], n)
+        else:
+            publish(i, s, n, may_decline, obs, mask, current_player)
     return ended
 
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def refresh_kernel(i, num_players, state, may_decline, obs, mask, current_player):  # pragma: no cover
     """Game i's decision into the batch again (after `load`, which gave the row another game)."""
     state[i, CONTRACTS_KEY] = 0
@@ -710,7 +704,8 @@ class CorruptionEngine(CompiledEngine):
         self._keys = np.zeros(MAX_PLAYERS, np.int64)  # scratch: one ended game's final keys
         self._ended = np.zeros(self.num_envs, np.int64)  # scratch: the rows whose game ended this step
         self._batch.observation[:, O_VALUE:O_VALUE + C] = CONTRACT_SHOWN  # the same in every observation
-        self._generator = np.zeros(GENERATOR_SIZE, np.uint64)  # scratch: a new game's default_rng
+        # scratch: a new game's default_rng, then its seeding's working words (the kernels allocate nothing)
+        self._generator = np.zeros(GENERATOR_SIZE + SEED_SCRATCH, np.uint64)
         self._perm = np.zeros(C, np.int64)  # scratch: its deck
 
     # --- VectorEngine ------------------------------------------------------------------------------

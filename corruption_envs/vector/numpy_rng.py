@@ -27,6 +27,7 @@ POOL_SIZE = 4
 MULT_HI, MULT_LO = U64(2549297995355413924), U64(4865540595714422341)
 STATE_HI, STATE_LO, INC_HI, INC_LO, HALF, HAS_HALF = range(6)
 GENERATOR_SIZE = 6
+SEED_SCRATCH = 8 + POOL_SIZE  # seeding's working words: the seed's 8 words, the hash's pool
 
 
 @nb.njit(cache=True, inline="always")
@@ -50,16 +51,13 @@ def _mix(x, y):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _seed_words(seed, out):  # pragma: no cover - compiled
-    """SeedSequence(seed).generate_state(8, uint32) for an integer 0 <= seed < 2**63 into `out`."""
-    entropy = np.empty(2, np.uint64)
-    entropy[0] = U64(seed) & MASK32
-    entropy[1] = U64(seed) >> U64(32)
-    words = 2 if entropy[1] != 0 else 1  # the seed as little-endian 32-bit words
-    pool = np.empty(POOL_SIZE, np.uint64)
+def _seed_words(seed, out, pool):  # pragma: no cover - compiled
+    """SeedSequence(seed).generate_state(8, uint32) for an integer 0 <= seed < 2**63 into `out`, with
+    `pool` (POOL_SIZE words) as the hash's pool."""
+    low, high = U64(seed) & MASK32, U64(seed) >> U64(32)  # the seed as little-endian 32-bit words
     h = INIT_A
     for i in range(POOL_SIZE):
-        pool[i], h = _hashmix(entropy[i] if i < words else U64(0), h)
+        pool[i], h = _hashmix(low if i == 0 else high if i == 1 else U64(0), h)
     for src in range(POOL_SIZE):
         for dst in range(POOL_SIZE):
             if src != dst:
@@ -98,8 +96,15 @@ def _step(g):  # pragma: no cover - compiled
 @nb.njit(cache=True)
 def seed_generator(g, seed):  # pragma: no cover - compiled
     """`g` becomes the PCG64 of `np.random.default_rng(seed)` (0 <= seed < 2**63)."""
-    words = np.empty(8, np.uint64)
-    _seed_words(seed, words)
+    seed_generator_in(g, seed, np.empty(SEED_SCRATCH, np.uint64))
+
+
+@nb.njit(cache=True)
+def seed_generator_in(g, seed, scratch):  # pragma: no cover - compiled
+    """`seed_generator` working in `scratch` (SEED_SCRATCH words): it allocates nothing, so a kernel
+    compiled without reference counting can deal."""
+    words, pool = scratch[:8], scratch[8:]
+    _seed_words(seed, words, pool)
     # generate_state(4, uint64): pairs of 32-bit words, low first; seed = v0:v1, inc = v2:v3 (hi:lo)
     v0, v1 = words[0] | (words[1] << U64(32)), words[2] | (words[3] << U64(32))
     v2, v3 = words[4] | (words[5] << U64(32)), words[6] | (words[7] << U64(32))

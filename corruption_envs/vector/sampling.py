@@ -98,9 +98,11 @@ def _find(flat, words, lo, hi, k):  # pragma: no cover - compiled
         w = wlo
         while w < whi:
             if words[w] != 0:  # (most words of a sparse mask are: skipped at one compare each)
-                c = np.int64((_nonzero_lanes(words[w]) * BYTES) >> np.uint64(56))
-                if k < c:
-                    break
+                running = _nonzero_lanes(words[w]) * BYTES  # byte j: the nonzero bytes among 0..j
+                c = np.int64(running >> np.uint64(56))
+                if k < c:  # it is byte number (how many running counts are at most k), found unbranched
+                    at_most_k = (((np.uint64(k) * BYTES) | HIGH) - running) & HIGH
+                    return (w << 3) + np.int64(((at_most_k >> np.uint64(7)) * BYTES) >> np.uint64(56)) - lo
                 k -= c
             w += 1
         x = w << 3
