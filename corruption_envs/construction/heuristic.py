@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.agents import first_row, legal_counts
+from ..core.agents import first_row, legal_counts, scaled_back
 from ..core.jit import njit
 from . import codec
 from .observer import CONTRACT_FEATURES, MONEY_SCALE, SEAT_FEATURES
@@ -98,11 +98,6 @@ def decide(obs: np.ndarray, mask: np.ndarray, at: Pieces, n: int, threshold: int
 
 
 @njit
-def _scaled(value: float, scale: float) -> int:
-    return int(np.rint(value * np.float32(scale)))
-
-
-@njit
 def read_board(obs: np.ndarray, at: Pieces) -> Board:
     """The Board of one observation."""
     on, festival = np.zeros(C, np.bool_), np.zeros(C, np.bool_)
@@ -111,8 +106,8 @@ def read_board(obs: np.ndarray, at: Pieces) -> Board:
         contract = obs[at.contracts + c * CONTRACT_FEATURES:at.contracts + (c + 1) * CONTRACT_FEATURES]
         on[c], festival[c] = contract[0] > 0.5, contract[10] > 0.5
         owner[c] = np.argmax(contract[1:8])
-        corruption[c] = _scaled(contract[8], 20)
-        crew[c] = _scaled(contract[11], 6) + _scaled(contract[9], 8)
+        corruption[c] = scaled_back(contract[8], 20)
+        crew[c] = scaled_back(contract[11], 6) + scaled_back(contract[9], 8)
     seats = obs[at.seats:at.seats + P * len(SEAT_FEATURES)].copy().reshape((P, len(SEAT_FEATURES)))
     return Board(on, owner, corruption, festival, crew, seats)
 
@@ -121,7 +116,7 @@ def read_board(obs: np.ndarray, at: Pieces) -> Board:
 def wealth(seats: np.ndarray, k: int) -> float:
     """What seat k is known to own: cash, Keys to the City and contracts."""
     row = seats[k]
-    keys = _scaled(row[KEYS], 7)
+    keys = scaled_back(row[KEYS], 7)
     return (row[CASH_KNOWN] * np.float32(MONEY_SCALE) + np.float32(10 * keys * (keys + 1) / 2)
             + np.float32(10 * 5) * row[CONTRACTS])
 
@@ -145,7 +140,7 @@ def leader(seats: np.ndarray, n: int) -> int:
 def place(v: Board, mask: np.ndarray, n: int, threshold: int) -> int:
     if not mask[codec.PLACE:codec.PLACE + C].any():
         return codec.PASS
-    left = _scaled(v.seats[0, TO_PLACE], 5)
+    left = scaled_back(v.seats[0, TO_PLACE], 5)
     best, best_score = -1, -np.inf
     top = leader(v.seats, n)
     for c in np.flatnonzero(v.on):
@@ -245,7 +240,7 @@ def cards(v: Board, mask: np.ndarray, n: int) -> int:
 @njit
 def pay(v: Board, obs: np.ndarray, at: Pieces) -> int:
     year = np.argmax(obs[at.year:at.year + NUM_TURNS + 1])
-    logos = _scaled(v.seats[0, LOGOS], 20)
+    logos = scaled_back(v.seats[0, LOGOS], 20)
     cash = int(np.rint(np.float64(obs[at.my_cash]) * MONEY_SCALE))
     fixed = logos * LOGO_COSTS[min(year, len(LOGO_COSTS) - 1)]
     percent = min(cash, cash * logos // 10)
@@ -257,8 +252,7 @@ class HeuristicAgent:
 
     def __init__(self, env: Any, seed: int | None = None) -> None:
         env = env.unwrapped
-        self.layout = env.observation_layout
-        self.at = Pieces(*(self.layout[name].start for name in Pieces._fields))
+        self.at = Pieces(*env.observation_layout.starts(Pieces._fields))
         self.n = env.config["num_players"]
         self.threshold = COMPLETION_WORKERS[env.config["completion"]]
         # the strategy is deterministic; `seed` is accepted so every bot is built the same way

@@ -7,6 +7,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .aec import GameEnv
+from .jit import njit
 
 
 class Agent(Protocol):
@@ -113,6 +114,13 @@ def legal_counts(action_masks: np.ndarray, bot: str) -> np.ndarray:
     if not counts.all():
         raise ValueError(f"{bot} was asked to act with an all-zero action mask")
     return counts
+
+
+# An observation is float32: a value is scaled back in float32 and rounded, as numpy rounds it.
+@njit
+def scaled_back(value: float, scale: float) -> int:
+    """The integer an observation entry `value` encodes as value / scale (a bot's kernels read it so)."""
+    return int(np.rint(value * np.float32(scale)))
 
 
 def first_legal(action_masks: np.ndarray) -> np.ndarray:

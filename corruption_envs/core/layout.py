@@ -1,7 +1,7 @@
 """Named slices of a flat float32 vector (OpenSpiel's observer with named tensor pieces)."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 
 class Layout(Mapping):
@@ -41,6 +41,10 @@ class Layout(Mapping):
 
     def __len__(self) -> int:
         return len(self.slices)
+
+    def starts(self, names: Iterable[str]) -> tuple[int, ...]:
+        """Where each named piece starts in the vector (what compiled readers index by)."""
+        return tuple(self.slices[name].start for name in names)
 
     def view(self, vector, name: str):
         """The piece `name` of `vector`, reshaped to its declared shape."""

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.agents import first_legal, first_row, legal_counts
+from ..core.agents import first_legal, first_row, legal_counts, scaled_back
 from ..core.jit import njit
 from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, PASS_ACTION, VOTE0, WORKER0
 from .observer import PLAYER_FEATURES, TOKENS_SCALE
@@ -75,12 +75,6 @@ class Table(NamedTuple):
     pending_cronies: int
 
 
-# The observation is float32: a value is scaled back in float32 and rounded, as numpy rounds it.
-@njit
-def _scaled(value: float, scale: float) -> int:
-    return int(np.rint(value * np.float32(scale)))
-
-
 @njit
 def read_table(obs: np.ndarray, at: Pieces, cell_lookup: np.ndarray) -> Table:
     """The Table of one observation; `cell_lookup`: (row - ROW_MIN, col - COL_MIN) -> cell."""
@@ -92,17 +86,17 @@ def read_table(obs: np.ndarray, at: Pieces, cell_lookup: np.ndarray) -> Table:
         slot = obs[at.bills + s * SLOT_FEATURES:at.bills + (s + 1) * SLOT_FEATURES]
         if slot[S_PRESENT] <= 0:
             continue
-        cells[s] = cell_lookup[_scaled(slot[S_ROW], ROW_SPAN), _scaled(slot[S_COL], COL_SPAN)]
+        cells[s] = cell_lookup[scaled_back(slot[S_ROW], ROW_SPAN), scaled_back(slot[S_COL], COL_SPAN)]
         depts[s] = np.argmax(slot[S_DEPT:S_DEPT + NUM_DEPTS])
-        officials[s] = _scaled(slot[S_OFFICIALS], OFFICIALS_SCALE)
-        staff[s] = officials[s] + _scaled(slot[S_CRONIES], CRONIES_SCALE)
+        officials[s] = scaled_back(slot[S_OFFICIALS], OFFICIALS_SCALE)
+        staff[s] = officials[s] + scaled_back(slot[S_CRONIES], CRONIES_SCALE)
         if slot[S_PROPOSED] > 0:
             proposed = cells[s] if proposed < 0 else proposed
         else:
             on[s] = True
-            interview[s] = _scaled(slot[S_INTERVIEW], WORKERS_PER_BILL)  # officials on the bills they would leave
+            interview[s] = scaled_back(slot[S_INTERVIEW], WORKERS_PER_BILL)  # officials on the bills they would leave
     return Table(cells, on, depts, staff, officials, interview, proposed, proposal_dept(obs, at),
-                 _scaled(obs[at.proposal + PROPOSED_CRONIES], 3))
+                 scaled_back(obs[at.proposal + PROPOSED_CRONIES], 3))
 
 
 @njit
@@ -370,7 +364,7 @@ def swap_card(phase: int, obs: np.ndarray, at: Pieces, legal: np.ndarray, counts
     stronger)."""
     values = np.empty(NUM_DEPTS, np.int64)
     for d in range(NUM_DEPTS):
-        values[d] = _scaled(obs[at.department_values + d], 200)
+        values[d] = scaled_back(obs[at.department_values + d], 200)
     cards = legal[legal < CELL0]
     depts = DEPT_INDEX[cards]
     worth = values[depts] * 4 + counts[depts] + noise
@@ -394,8 +388,7 @@ def zone_beats(zone: np.ndarray, values: np.ndarray, card: int) -> bool:
 class HeuristicAgent:
     def __init__(self, env: Any, seed: int | None = None) -> None:
         env = env.unwrapped
-        self.layout = env.observation_layout
-        self.at = Pieces(*(self.layout[name].start for name in Pieces._fields))
+        self.at = Pieces(*env.observation_layout.starts(Pieces._fields))
         self.n = env.config["num_players"]
         grid = env.rules.grid
         self.neighbour_table = np.array(grid.neighbours, np.int64)  # (cells, directions), -1 off the grid

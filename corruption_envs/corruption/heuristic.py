@@ -50,10 +50,9 @@ KILL_RANK = np.array([3, 2, 2, 1])  # a Hit Man's preference by slot: DA, either
 # where the pieces the bots read start in an observation (the same layout at every player count)
 LAYOUT = build_layout()
 HAND_AT, SEATS_AT, ROUND_AT, PLACED_AT, ON_CONTRACTS_AT, GONE_AT, WHERE_AT, VALUE_AT, CARDS_AT, FACEDOWN_AT, \
-    ASSIGNED_AT, SWISS_AT, SWISS_FACEDOWN_AT, KIND_AT, CONTRACT_AT = (
-        LAYOUT[name].start for name in ("my_hand", "seats", "round", "placed", "on_contracts", "chars_gone",
-                                        "contract_where", "contract_value", "cards", "facedown", "assigned", "swiss",
-                                        "swiss_facedown", "decision_kind", "decision_contract"))
+    ASSIGNED_AT, SWISS_AT, SWISS_FACEDOWN_AT, KIND_AT, CONTRACT_AT = LAYOUT.starts((
+        "my_hand", "seats", "round", "placed", "on_contracts", "chars_gone", "contract_where", "contract_value",
+        "cards", "facedown", "assigned", "swiss", "swiss_facedown", "decision_kind", "decision_contract"))
 SORT_WIDTHS = (8, 16, NUM_CONTRACTS)  # the table sizes numpy's argsort sorts with one network (see by_value)
 
 
