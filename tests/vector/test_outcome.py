@@ -57,3 +57,35 @@ def test_random_legal_picks_the_legal_move_its_uniform_number_names(width, densi
     expected = [np.flatnonzero(m)[min(int(x * c), c - 1)] for m, x, c in zip(masks, u, counts)]
     assert random_legal(masks, rng).tolist() == expected
     assert rng.bit_generator.state == expected_rng.bit_generator.state
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.bool_, np.uint8])
+def test_random_legal_equals_its_definition_at_every_narrow_width(dtype):
+    """Dense rows of every width from 1 to 80 bytes (rows starting at every offset within a word,
+    the batch's last word partial or whole), legal moves found from either end of a row: row i gets
+    flatnonzero(row)[min(int(u_i * count_i), count_i - 1)], u the generator's next B uniforms."""
+    from corruption_envs.vector.sampling import random_legal
+
+    gen = np.random.default_rng(1)
+    for width in range(1, 81):
+        for rows in (1, 7, 33):
+            masks = (gen.random((rows, width)) < gen.choice([0.05, 0.3, 0.9])).astype(dtype)
+            masks[np.arange(rows), gen.integers(width, size=rows)] = 1
+            expected_rng, rng = np.random.default_rng(width), np.random.default_rng(width)
+            u = expected_rng.random(rows)
+            counts = (masks != 0).sum(axis=1)
+            expected = [np.flatnonzero(m)[min(int(x * c), c - 1)] for m, x, c in zip(masks, u, counts)]
+            out = np.full(rows, -5, np.int64)
+            assert random_legal(masks, rng, out) is out and out.tolist() == expected, (width, rows)
+            assert rng.bit_generator.state == expected_rng.bit_generator.state
+
+
+def test_random_legal_with_an_empty_row_changes_nothing():
+    from corruption_envs.vector.sampling import random_legal
+
+    for masks in (np.zeros((2, 0), np.int8), np.eye(3, 329, dtype=np.int8)[[0, 2, 1, 1]] * [[1], [1], [0], [1]]):
+        rng, out = np.random.default_rng(3), np.full(len(masks), 7, np.int64)
+        state = rng.bit_generator.state
+        with pytest.raises(ValueError, match="every row"):
+            random_legal(masks, rng, out)
+        assert rng.bit_generator.state == state and (out == 7).all()
