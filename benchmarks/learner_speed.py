@@ -3,6 +3,7 @@ rollout, each game's default config, measured in one run.
 
     python -m benchmarks.learner_speed                       # every game, 8,192 learner steps each
     python -m benchmarks.learner_speed --game corruption --steps 20000 --rounds 2
+    python -m benchmarks.learner_speed --game corruption --set ppo.n_epochs=2   # one more column
 
 Each variant builds the run as `python -m training.selfplay` does (model, vec env, opponent pool with
 the untrained policy as its first snapshot), then times `model.learn(steps)` in CPU seconds of this
@@ -10,7 +11,8 @@ process: the rollout (opponents, env, the learner's forward passes) and the PPO 
 imitation warm start, exploiters or evaluations (they are not learner steps). Rounds alternate the
 variants and the best round of each counts. The wrapper runs twice: with sb3-contrib's own MlpPolicy
 and rollout buffer, as training ran before the batched engine (not for a policy with a prior bot, which
-is always the learner's own), and with the learner's policy the batched rollout uses too.
+is always the learner's own), and with the learner's policy the batched rollout uses too. `--set`
+adds the batched rollout with those config overrides as one more column, timed in the same rounds.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Sequence
 
 from corruption_envs.core.threads import one_blas_thread
+from training import config as cfg
 
 # the wrapper as the configs ran it before the batched rollout: 8 games, 256 steps each per rollout
 WRAPPER = ["run.vec_env=dummy", "run.n_envs=8", "ppo.n_steps=256"]
@@ -38,7 +41,6 @@ def time_learn(game: str, sets: Sequence[str], steps: int, plain: bool = False) 
     `plain` MlpPolicy for a config whose policy has a prior bot, which only the learner's policy has)."""
     import torch
 
-    from training import config as cfg
     from training.export import export_actor
     from training.selfplay import start
 
@@ -64,14 +66,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--game", nargs="+", default=["corruption", "corruptia", "construction"])
     p.add_argument("--steps", type=int, default=8192, help="learner steps per variant and round")
     p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a config override for one more batched column (repeatable), e.g. ppo.n_epochs=2")
     args = p.parse_args(argv)
-    names = list(VARIANTS)
+    variants = dict(VARIANTS)
+    if args.set:
+        variants["batched, " + " ".join(args.set)] = (["run.vec_env=batched", *args.set], False)
+    names = list(variants)
+    for game in args.game:  # a bad game or override stops here, before minutes of timing
+        try:
+            for sets, _ in variants.values():
+                cfg.load(game, sets=[*OFF, *sets])
+        except ValueError as e:  # ConfigError included
+            print(f"error: {e}", file=sys.stderr)
+            return 2
     print("| game | " + " | ".join(names) + " | batched / wrapper, MlpPolicy | batched / wrapper |")
     print("|---|" + "---|" * (len(names) + 2))
     for game in args.game:
         best: dict[str, float | None] = dict.fromkeys(names, 0.0)
         for _ in range(args.rounds):
-            for name, (sets, plain) in VARIANTS.items():
+            for name, (sets, plain) in variants.items():
                 rate = time_learn(game, sets, args.steps, plain)
                 best[name] = None if rate is None else max(best[name] or 0.0, rate)
         batched = best["batched (config)"]

@@ -1,8 +1,9 @@
-"""The tournament and gate command lines: bad input is one line on stderr and exit 2, before any game."""
+"""The tournament, gate and learner_speed command lines: bad input is one line on stderr and exit 2, before
+any game."""
 import numpy as np
 import pytest
 
-from benchmarks import gate, tournament
+from benchmarks import gate, learner_speed, tournament
 from tests.benchmarks.toy_agents import RAISE, TOY, toy_policy
 from tests.crafted import Payload, one_line_error
 
@@ -44,3 +45,12 @@ def test_gate_reports_an_unknown_field_bot_as_an_error_before_playing(tmp_path, 
                       "--field", "champ", "--deals", "2", "--workers", "1"]) == 2
     lines = [line for line in capsys.readouterr().out.splitlines() if "--field champ:" in line]
     assert len(lines) == 1 and lines[0].startswith("ERROR") and "unknown agent 'champ'" in lines[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--game", "corruption", "--set", "ppo.n_epoch=2"], "unknown config key 'ppo.n_epoch'"),
+    (["--game", "corruption", "--set", "ppo.batch_size=300"], "batch_size=300 must divide"),
+])
+def test_learner_speed_checks_its_overrides_before_timing(capsys, args, message):
+    assert learner_speed.main(args) == 2
+    assert "|" not in one_line_error(capsys, message)  # no table was started
