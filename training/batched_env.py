@@ -67,6 +67,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
         # reads the last step's array (and copies it into its buffer) while this step's is written
         self._obs = [np.zeros((B, self.observation_space.shape[0]), np.float32) for _ in range(2)]
         self._actions = np.zeros(B, np.int64)
+        self._rows = np.arange(B)
         self.random_agent = RandomAgent(int(self.rng.integers(2**31)))
         self._position, self._group = np.zeros(0, np.int64), None  # snapshot policies deciding together
         self.batch = None
@@ -129,25 +130,23 @@ class BatchedSelfPlayVecEnv(VecEnv):
     def _play_opponents(self, rewards: np.ndarray, dones: np.ndarray, infos: list[dict]) -> None:
         """Opponents move until every game waits for its learner; games that end pay their learner
         (into `rewards`, `dones`, `infos`) and start again, new seats drawn."""
-        b = self.batch
+        b, rows, actions = self.batch, self._rows, self._actions
         while True:
-            rows = np.arange(self.num_envs)
             who = self.actor[rows, b.current_player]
-            waiting = who == LEARNER
-            if waiting.all():
+            deciding = who != LEARNER
+            if not deciding.any():
                 return
-            actions = self._actions
+            position = self._group_position()[who]  # a learner's row reads the last actor's: masked below
+            grouped = deciding & (position >= 0)
+            alone = deciding & (position < 0)
             actions[:] = vector.WAIT
-            deciding = np.unique(who[~waiting])
-            position = self._group_position()
-            grouped = deciding[position[deciding] >= 0]
-            if grouped.size:  # the snapshots' rows in one call
-                sel = np.flatnonzero(np.isin(who, grouped))
-                actions[sel] = self._group.act_batch(position[who[sel]], b.observation[sel], b.action_mask[sel])
-                deciding = deciding[position[deciding] < 0]
-            for k in deciding.tolist():
-                sel = np.flatnonzero(who == k)
-                actions[sel] = act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])
+            if grouped.any():  # the snapshots' rows in one call, read where they lie in the batch
+                sel = np.flatnonzero(grouped)
+                actions[sel] = self._group.act_batch(position[sel], b.observation, b.action_mask, rows=sel)
+            if alone.any():
+                for k in np.unique(who[alone]).tolist():
+                    sel = np.flatnonzero(who == k)
+                    actions[sel] = act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])
             self.batch = b = self.engine.step(actions)
             self._settle(np.flatnonzero(b.terminated), rewards, dones, infos)
 

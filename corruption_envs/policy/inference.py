@@ -146,9 +146,7 @@ class NumpyPolicy:
 
     def _masked(self, z: np.ndarray, legal: np.ndarray, moves: np.ndarray | None) -> np.ndarray:
         """Logits (k, A) with the prior's bonus on its moves and -inf on illegal actions."""
-        if moves is not None:
-            z[np.arange(len(z)), moves] += self.prior_weight
-        return np.where(legal, z, -np.inf)
+        return _masked(z, legal, moves, self.prior_weight)
 
     def save(self, path: str | Path) -> Path:
         """Write this policy as a pickle-free .npz (the format `load_policy` reads)."""
@@ -168,13 +166,15 @@ class NumpyPolicy:
 
 
 def choose_rows(policies: list[NumpyPolicy], which: np.ndarray, z: np.ndarray, observations: np.ndarray,
-                legal: np.ndarray, moves: np.ndarray | None = None, exact: bool = False) -> np.ndarray:
+                legal: np.ndarray, moves: np.ndarray | None = None, exact: bool = False,
+                rows: np.ndarray | None = None) -> np.ndarray:
     """Row i's action by policies[which[i]] (all greedy or all sampling, one shape) from its logits z[i],
     exactly as that policy's `act` chooses. A sampling policy draws one `rng.random()` for each of its
     rows, in row order. Logits of a batch come from one matrix product per layer, which rounds unlike
     the one-row product `act` has always used: a row whose choice is within that rounding of another
     choice is decided again from its one-row logits (`exact`: z are one-row logits, nothing to redo).
-    `moves`: the prior bot's move per row, for a single policy with a prior."""
+    `moves`: the prior bot's move per row, for policies with a prior (each adds its own weight).
+    `rows`: row i's observation is observations[rows[i]] (None: observations[i])."""
     u = None
     if policies[0].sample:
         if len(policies) == 1:
@@ -182,20 +182,31 @@ def choose_rows(policies: list[NumpyPolicy], which: np.ndarray, z: np.ndarray, o
         else:
             u = np.empty(len(z))
             for p in np.unique(which).tolist():
-                rows = np.flatnonzero(which == p)
-                u[rows] = policies[p].rng.random(rows.size)
-    # a single policy divides by its temperature as a Python float, rows of several by theirs as float32:
-    # either way the float32 logits are divided in float32
-    temperature = (policies[0].temperature if len(policies) == 1
-                   else np.array([p.temperature for p in policies], np.float32)[which][:, None])
-    actions, fragile = _choose(policies[0]._masked(z, legal, moves), u, temperature, check=not exact)
+                mine = np.flatnonzero(which == p)
+                u[mine] = policies[p].rng.random(mine.size)
+    # a single policy divides by its temperature (and adds its prior weight) as a Python float, rows of
+    # several by theirs as float32: either way the float32 logits are divided (and added to) in float32
+    if len(policies) == 1:
+        temperature, weight = policies[0].temperature, policies[0].prior_weight
+    else:
+        temperature = np.array([p.temperature for p in policies], np.float32)[which][:, None]
+        weight = None if moves is None else np.array([p.prior_weight for p in policies], np.float32)[which]
+    actions, fragile = _choose(_masked(z, legal, moves, weight), u, temperature, check=not exact)
     for r in [] if exact else np.flatnonzero(fragile).tolist():
         policy = policies[which[r]]
-        one = policy._masked(policy.logits(observations[r])[None], legal[r:r + 1],
+        one = policy._masked(policy.logits(observations[r if rows is None else rows[r]])[None], legal[r:r + 1],
                              None if moves is None else moves[r:r + 1])
         t = temperature if np.isscalar(temperature) else policy.temperature
         actions[r] = _choose(one, None if u is None else u[r:r + 1], t, check=False)[0][0]
     return actions
+
+
+def _masked(z: np.ndarray, legal: np.ndarray, moves: np.ndarray | None, weight: Any) -> np.ndarray:
+    """Logits (k, A) with the prior's bonus `weight` (per row, or one for all) on its moves and -inf on
+    illegal actions."""
+    if moves is not None:
+        z[np.arange(len(z)), moves] += weight
+    return np.where(legal, z, -np.inf)
 
 
 def _choose(z: np.ndarray, u: np.ndarray | None, temperature: Any, check: bool
