@@ -75,7 +75,7 @@ class PolicyGroup:
             moves = np.empty(len(which), np.int64)
             for p, mine in _rows_of(which, len(self.policies)):
                 at = slice(None) if mine is None else mine
-                moves[at] = self.policies[p]._prior_moves(observations[rows[at]], masks[at])
+                moves[at] = self.policies[p].prior_moves(observations[rows[at]], masks[at])
         return choose_rows(self.policies, which, self.logits(which, observations, rows), observations,
                            legal, moves, rows=rows)
 

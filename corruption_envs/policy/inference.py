@@ -110,12 +110,12 @@ class NumpyPolicy:
         """Logits of one observation with the prior's bonus on its bot's move, every action finite (a
         search reuses them where other moves are legal)."""
         z = self.logits(observation)
-        moves = self._prior_moves(np.asarray(observation)[None], np.asarray(action_mask)[None], prior_bot)
+        moves = self.prior_moves(np.asarray(observation)[None], np.asarray(action_mask)[None], prior_bot)
         if moves is not None:
             z[moves[0]] += self.prior_weight
         return z
 
-    def _prior_moves(self, observations: np.ndarray, action_masks: np.ndarray,
+    def prior_moves(self, observations: np.ndarray, action_masks: np.ndarray,
                      prior_bot: Agent | None = None) -> np.ndarray | None:
         """The prior bot's move for each row (None without a prior)."""
         if self.prior is None:
@@ -139,7 +139,7 @@ class NumpyPolicy:
         """One action per row: greedy, or sampled with one `rng.random()` per row in row order (what
         `rng.choice` draws), as `act` chooses (`choose_rows`)."""
         legal = legal_moves(action_masks)
-        moves = self._prior_moves(observations, action_masks)
+        moves = self.prior_moves(observations, action_masks)
         one_row = len(observations) == 1  # the one-row product itself: exact, nothing to redo
         z = self.logits(observations[0])[None] if one_row else self.logits(observations)
         return choose_rows([self], np.zeros(len(z), np.int64), z, observations, legal, moves, exact=one_row)
