@@ -11,7 +11,9 @@ import pytest
 import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.core.agents import draws_below, plays_any_count
+from corruption_envs.construction import heuristic as construction_heuristic
 from corruption_envs.corruption import expert, heuristic
+from corruption_envs.corruptia import heuristic as corruptia_heuristic
 from corruption_envs.policy import NumpyPolicy, check_compatible, read_policy_file
 
 POLICIES = Path(__file__).resolve().parents[2] / "policies"
@@ -114,19 +116,27 @@ def test_a_bot_of_any_count_decides_mixed_counts_as_each_count_bot(game, bot):
     assert batched.act_batch(observations, masks).tolist() == expected
 
 
-@pytest.mark.parametrize("bot", ["heuristic", "expert"])
-def test_corruptions_rule_bots_decide_alike_without_numba(bot, monkeypatch):
-    """Without numba their kernels run as the plain Python functions (core/jit.py): rows of every count,
-    Phase II and III, decide as the compiled kernels decide them."""
+# each compiled rule bot and the modules holding its kernels
+COMPILED_BOTS = {("corruption", "heuristic"): (heuristic,), ("corruption", "expert"): (heuristic, expert),
+                 ("corruptia", "heuristic"): (corruptia_heuristic,),
+                 ("construction", "heuristic"): (construction_heuristic,)}
+
+
+@pytest.mark.parametrize("game,bot", list(COMPILED_BOTS))
+def test_the_rule_bots_decide_alike_without_numba(game, bot, monkeypatch):
+    """Without numba their kernels run as the plain Python functions (core/jit.py), as in the core
+    install: rows of every count and phase decide as the compiled kernels decide them."""
     pytest.importorskip("numba")
-    observations, masks, _ = mixed_count_rows("corruption")
+    n = PLAYER_COUNTS[game][0]  # a bot made for one count decides that count's rows
+    observations, masks = mixed_count_rows(game)[:2] if bot in ANY_COUNT_BOTS[game] else rows(game, n)
     observations, masks = observations[:60], masks[:60]
-    env = corruption_envs.env("corruption", num_players=3)
+    env = corruption_envs.env(game, num_players=n)
     compiled = make_agent(bot, env, seed=5).act_batch(observations, masks).tolist()
-    for module in (heuristic, expert):
-        for name, kernel in vars(module).items():
-            if hasattr(kernel, "py_func"):
-                monkeypatch.setattr(module, name, kernel.py_func)
+    patched = [(module, name, kernel.py_func) for module in COMPILED_BOTS[game, bot]
+               for name, kernel in vars(module).items() if hasattr(kernel, "py_func")]
+    assert patched, "the bot's modules hold no compiled kernel"
+    for module, name, function in patched:
+        monkeypatch.setattr(module, name, function)
     assert make_agent(bot, env, seed=5).act_batch(observations, masks).tolist() == compiled
 
 
