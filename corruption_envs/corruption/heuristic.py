@@ -142,23 +142,14 @@ def read_rows(observations: np.ndarray, rows: np.ndarray, masks: np.ndarray) -> 
                        top_shown[r])
         mine[r] = known[r, :, 0]
         # this round's first round + 1 contract cards are face-up
-        faceup_next[r] = obs[ON_CONTRACTS_AT] * np.float32(CARDS_PER_ROUND) < first_max(obs, ROUND_AT, NUM_ROUNDS) + 1
+        round_index = np.argmax(obs[ROUND_AT:ROUND_AT + NUM_ROUNDS])
+        faceup_next[r] = obs[ON_CONTRACTS_AT] * np.float32(CARDS_PER_ROUND) < round_index + 1
         first, last = legal_bounds(masks[r])
         placing[r] = first < SWISS or (first < ASSIGN and last < ASSIGN)
-        decision_kind[r] = first_max(obs, KIND_AT, NUM_KINDS)
-        decision_contract[r] = first_max(obs, CONTRACT_AT, NUM_CONTRACTS)
+        decision_kind[r] = np.argmax(obs[KIND_AT:KIND_AT + NUM_KINDS])
+        decision_contract[r] = np.argmax(obs[CONTRACT_AT:CONTRACT_AT + NUM_CONTRACTS])
     return (seats, hand, value, on_table, body, vertical, known, mine, best_opp, da_shown, top_shown, faceup_next,
             placing, decision_kind, decision_contract)
-
-
-@njit
-def first_max(obs: np.ndarray, start: int, size: int) -> int:
-    """The index of the first largest entry of obs[start:start + size] (a one-hot's hot one, 0 if none)."""
-    best = 0
-    for i in range(1, size):
-        if obs[start + i] > obs[start + best]:
-            best = i
-    return best
 
 
 @njit
