@@ -22,7 +22,7 @@ import corruption_envs
 from corruption_envs import vector
 from corruption_envs.bots import make_agent
 from corruption_envs.core import Agent, RandomAgent
-from corruption_envs.core.agents import act_batch, plays_any_count
+from corruption_envs.core.agents import act_batch, plays_any_count, rows_by
 from corruption_envs.core.rewards import pairwise_points, win_shares
 from corruption_envs.policy import NumpyPolicy
 
@@ -190,8 +190,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
             for n in np.unique(b.num_players).tolist():
                 by_count[n] = self._bot(self.prior, n)
             who = by_count[b.num_players]
-            for k in np.unique(who).tolist():
-                sel = np.flatnonzero(who == k)
+            for k, sel in rows_by(who):
                 obs[sel, self.obs_size + act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])] = 1.0
         return obs
 

@@ -15,6 +15,7 @@ from typing import Sequence
 import numba as nb
 import numpy as np
 
+from corruption_envs.core.agents import rows_by
 from corruption_envs.policy import NumpyPolicy
 from corruption_envs.policy.inference import choose_rows, legal_moves
 
@@ -84,7 +85,7 @@ def _rows_of(which: np.ndarray, count: int) -> list[tuple[int, np.ndarray | None
     """(k, the rows where which == k) for each k present, in order; rows None: all of them (count 1)."""
     if count == 1:
         return [(0, None)]
-    return [(k, np.flatnonzero(which == k)) for k in np.unique(which).tolist()]
+    return rows_by(which)
 
 
 @nb.njit(cache=True)

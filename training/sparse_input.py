@@ -6,8 +6,8 @@ checkpoints, warm starts and the exported policy file are unchanged) that comput
 sum of W's columns at the non-zero inputs (`embedding_bag`), and W's gradient by scattering the output
 gradient's rows at those inputs (embedding_bag's own backward, through a transposed copy of W, costs
 several times as much). W is held as its transpose, a contiguous (inputs x outputs) parameter: the table
-embedding_bag reads, the layout the scatter writes its gradient in, and one Adam's fused step runs three
-times as fast on as on a transposed view. Its state dict still names it `weight`, (outputs x inputs).
+embedding_bag reads, the layout the scatter writes its gradient in, and one on which Adam's fused step runs
+three times as fast as on a transposed view. Its state dict still names it `weight`, (outputs x inputs).
 The actor and the critic read the same observation: `SparseInputMlpExtractor` finds its non-zeros once
 for both.
 """

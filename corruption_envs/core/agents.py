@@ -123,6 +123,11 @@ def scaled_back(value: float, scale: float) -> int:
     return int(np.rint(value * np.float32(scale)))
 
 
+def rows_by(values: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """(v, the rows where values == v) for each distinct v, ascending: a batch split by who decides it."""
+    return [(v, np.flatnonzero(values == v)) for v in np.unique(values).tolist()]
+
+
 def first_legal(action_masks: np.ndarray) -> np.ndarray:
     """Per row, its first legal action."""
     return np.argmax(action_masks != 0, axis=1)

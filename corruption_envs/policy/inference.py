@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..core import Agent, GameEnv, PolicyFileError
-from ..core.agents import act_batch, first_row, legal_counts, plays_any_count, seed_agent
+from ..core.agents import act_batch, first_row, legal_counts, plays_any_count, rows_by, seed_agent
 from ..named_bots import named_bot
 from .writer import named_arrays, write_policy_file
 
@@ -144,10 +144,6 @@ class NumpyPolicy:
         z = self.logits(observations[0])[None] if one_row else self.logits(observations)
         return choose_rows([self], np.zeros(len(z), np.int64), z, observations, legal, moves, exact=one_row)
 
-    def _masked(self, z: np.ndarray, legal: np.ndarray, moves: np.ndarray | None) -> np.ndarray:
-        """Logits (k, A) with the prior's bonus on its moves and -inf on illegal actions."""
-        return _masked(z, legal, moves, self.prior_weight)
-
     def save(self, path: str | Path) -> Path:
         """Write this policy as a pickle-free .npz (the format `load_policy` reads)."""
         return write_policy_file(path, self.file_meta(), named_arrays(self.layers, self.head))
@@ -181,8 +177,7 @@ def choose_rows(policies: list[NumpyPolicy], which: np.ndarray, z: np.ndarray, o
             u = policies[0].rng.random(len(z))
         else:
             u = np.empty(len(z))
-            for p in np.unique(which).tolist():
-                mine = np.flatnonzero(which == p)
+            for p, mine in rows_by(which):
                 u[mine] = policies[p].rng.random(mine.size)
     # a single policy divides by its temperature (and adds its prior weight) as a Python float, rows of
     # several by theirs as float32: either way the float32 logits are divided (and added to) in float32
@@ -194,8 +189,8 @@ def choose_rows(policies: list[NumpyPolicy], which: np.ndarray, z: np.ndarray, o
     actions, fragile = _choose(_masked(z, legal, moves, weight), u, temperature, check=not exact)
     for r in [] if exact else np.flatnonzero(fragile).tolist():
         policy = policies[which[r]]
-        one = policy._masked(policy.logits(observations[r if rows is None else rows[r]])[None], legal[r:r + 1],
-                             None if moves is None else moves[r:r + 1])
+        one = _masked(policy.logits(observations[r if rows is None else rows[r]])[None], legal[r:r + 1],
+                      None if moves is None else moves[r:r + 1], policy.prior_weight)
         t = temperature if np.isscalar(temperature) else policy.temperature
         actions[r] = _choose(one, None if u is None else u[r:r + 1], t, check=False)[0][0]
     return actions
