@@ -11,13 +11,13 @@ from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
 from . import checkpoint
-from .evaluate import Result, against_baselines
+from .evaluate import Result, against_baselines, metric_name
 from .exploiter import train_best_response
 from .pool import OpponentPool
 
 METRIC_FIELDS = [
     "timesteps", "wall_seconds", "learner_steps_per_s", "train_win_rate", "episodes", "pool_size",
-    "baseline", "num_players", "games", "win_rate", "ci_low", "ci_high",
+    "baseline", "num_players", "games", "win_rate", "ci_low", "ci_high", "reverse",
 ]
 
 
@@ -135,7 +135,11 @@ class SelfPlayCallback(BaseCallback):
 
     def run_evaluation(self) -> list[Result]:
         """Evaluate the learner now against each baseline and log it."""
-        results = against_baselines(self.export(), self.config, self.config["eval"]["games"])
+        policy, ev = self.export(), self.config["eval"]
+        results = against_baselines(policy, self.config, ev["games"])
+        if ev["reverse"]:
+            results += against_baselines(policy, {**self.config, "eval": {**ev, "baselines": ev["reverse"]}},
+                                         ev["games"], reverse=True)
         self.log_results(results)
         return results
 
@@ -155,17 +159,18 @@ class SelfPlayCallback(BaseCallback):
                     "episodes": self.episodes, "pool_size": len(self.pool.snapshots),
                     **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.as_dict().items()},
                 })
-                self.latest[r.baseline] = r
+                name = metric_name(r)
+                self.latest[name] = r
                 lo, hi = r.interval
-                self.logger.record(f"eval/win_rate_vs_{r.baseline}", r.rate)
-                self.logger.record(f"eval/ci_low_vs_{r.baseline}", lo)
-                self.logger.record(f"eval/ci_high_vs_{r.baseline}", hi)
+                self.logger.record(f"eval/win_rate_{name}", r.rate)
+                self.logger.record(f"eval/ci_low_{name}", lo)
+                self.logger.record(f"eval/ci_high_{name}", hi)
         self.logger.record("train/learner_steps_per_s", sps)
         self.logger.record("train/win_rate_in_pool_games", twr)
         self.logger.record("train/pool_size", len(self.pool.snapshots))
         self.logger.dump(self.num_timesteps)
         if self.bar is not None:
-            post = {f"vs_{b}": f"{r.rate:.2f}" for b, r in self.latest.items()}
+            post = {name: f"{r.rate:.2f}" for name, r in self.latest.items()}
             self.bar.set_postfix({"steps/s": f"{sps:.0f}", "train_win": f"{twr:.2f}", **post})
 
     def save_checkpoint(self) -> None:

@@ -162,6 +162,10 @@ SCHEMA: dict[str, dict[str, Option]] = {
             lambda v: isinstance(v, list) and len(v) > 0 and all(is_bot_name(b) or _is_policy_file_name(b) for b in v),
             f"a non-empty list of bots ({BOTS}) or policy files (.npz)",
         ),
+        # baselines also measured the other way round (one bot against copies of the policy) at every
+        # periodic evaluation; the final table measures every baseline both ways
+        "reverse": Key([], lambda v: isinstance(v, list) and all(isinstance(b, str) for b in v),
+                       "a list of entries of eval.baselines"),
     },
     "psro": {  # python -m training.psro (training/psro.py): the champion as a mixture of best responses
         "start": Key("random", lambda v: isinstance(v, str) and v.strip() != "",
@@ -274,6 +278,10 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
     except ValueError as e:
         raise ConfigError(f"config env: {e}") from None
     check_bots(config)
+    stray = [b for b in config["eval"]["reverse"] if b not in config["eval"]["baselines"]]
+    if stray:
+        raise ConfigError(f"config eval.reverse entries {stray} are not allowed: each must be one of "
+                          f"eval.baselines {config['eval']['baselines']}")
     # one policy serves every player count only where the spaces do not depend on it (Corruptia's
     # action layout grows with its board, so it trains at one count)
     counts = sorted({*range(lo, hi + 1), config["eval"]["num_players"]})
@@ -378,7 +386,8 @@ def plan(config: dict[str, Any], backend: str = "sb3") -> str:
     table = f"{ev['final_games']:,} games per baseline at {ev['num_players']} players"
     if others:
         table += f" and {ev['count_games']:,} at each of {others}"
-    parts.append(f"a final table of {table} against {', '.join(map(str, ev['baselines']))}")
+    parts.append(f"a final table of {table} against {', '.join(map(str, ev['baselines']))}, and one of each "
+                 f"against copies of the policy at {ev['num_players']} players")
     return "plan: " + "; ".join(parts)
 
 

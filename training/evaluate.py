@@ -13,34 +13,53 @@ from corruption_envs.bots import make_agent
 from corruption_envs.evaluation import Result, evaluate, wilson_interval
 
 __all__ = ["Result", "evaluate", "against_baselines", "final_evaluation", "wilson_interval", "results_rows",
-           "trained_env_config", "main"]
+           "metric_name", "trained_env_config", "main"]
+
+
+# deal seeds, as offsets from eval.seed: each set of deals is used for one purpose only, so neither the
+# periodic evaluations nor the validation pick (training/selection.py) has seen the final table's deals
+PERIODIC_DEALS, VALIDATION_DEALS, FINAL_DEALS = 0, 1, 2
 
 
 def against_baselines(policy: Any, config: dict[str, Any], games: int, seed: int | None = None,
-                      num_players: int | None = None) -> list[Result]:
+                      num_players: int | None = None, reverse: bool = False) -> list[Result]:
     """`policy` against each of the training config's `eval.baselines`, on the deals of `seed`
-    (default `eval.seed`), at `num_players` (default `eval.num_players`)."""
+    (default `eval.seed`), at `num_players` (default `eval.num_players`); with `reverse`, one of each
+    baseline against copies of `policy`."""
     ev = config["eval"]
-    seed = ev["seed"] if seed is None else seed
+    seed = ev["seed"] + PERIODIC_DEALS if seed is None else seed
     n = ev["num_players"] if num_players is None else num_players
-    return [evaluate(policy, config["game"], b, games, n, seed, config["env"]) for b in ev["baselines"]]
+    return [evaluate(policy, config["game"], b, games, n, seed, config["env"], reverse=reverse)
+            for b in ev["baselines"]]
 
 
 def final_evaluation(policy: Any, config: dict[str, Any]) -> list[Result]:
-    """`eval.final_games` per baseline at `eval.num_players`, and `eval.count_games` at each other
-    player count of `run.players`, so the results table shows every count trained for."""
+    """On deals used for nothing else: `eval.final_games` per baseline at `eval.num_players` in both
+    directions (the policy against n-1 of the baseline, and one baseline against n-1 copies of the
+    policy), and `eval.count_games` at each other player count of `run.players`, so the results table
+    shows every count trained for."""
     ev, (lo, hi) = config["eval"], config["run"]["players"]
-    return [r for n in sorted({ev["num_players"], *range(lo, hi + 1)})
-            for r in against_baselines(policy, config, ev["final_games"] if n == ev["num_players"]
-                                       else ev["count_games"], num_players=n)]
+    seed, main = ev["seed"] + FINAL_DEALS, ev["num_players"]
+    return [r for n in sorted({main, *range(lo, hi + 1)})
+            for r in against_baselines(policy, config, ev["final_games"] if n == main else ev["count_games"],
+                                       seed, n)
+            ] + against_baselines(policy, config, ev["final_games"], seed, main, reverse=True)
+
+
+def metric_name(result: Result) -> str:
+    """The result's name in logs: `vs_expert`, or `one_expert_vs_copies` for the other direction."""
+    return f"one_{result.baseline}_vs_copies" if result.reverse else f"vs_{result.baseline}"
 
 
 def results_rows(results: list[Result]) -> list[list[str]]:
-    """Rows for a results table: baseline, players, games, win rate, 95% interval."""
+    """Rows for a results table: who sits alone against whom, players, games, the lone seat's win
+    rate and its 95% interval."""
     rows = []
     for r in results:
         lo, hi = r.interval
-        rows.append([r.baseline, str(r.num_players), str(r.games), f"{r.rate:.3f}", f"[{lo:.3f}, {hi:.3f}]"])
+        k = r.num_players - 1
+        table = f"one {r.baseline} vs {k} x policy" if r.reverse else f"policy vs {k} x {r.baseline}"
+        rows.append([table, str(r.num_players), str(r.games), f"{r.rate:.3f}", f"[{lo:.3f}, {hi:.3f}]"])
     return rows
 
 
@@ -58,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     """python -m training.evaluate --game corruption --policy policies/corruption/champion.npz"""
     one_blas_thread()
     p = argparse.ArgumentParser(prog="python -m training.evaluate",
-                                description="Win rate of an agent against baseline bots, seats rotated.")
+                                description="Win rate of an agent against baseline bots and of one of each "
+                                            "baseline against copies of the agent, seats rotated.")
     p.add_argument("--game", required=True)
     p.add_argument("--policy", required=True, help="an exported policy .npz, or 'heuristic' / 'random'")
     p.add_argument("--baselines", nargs="+", default=["random", "heuristic"])
@@ -79,12 +99,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     rows = []
+    k = args.players - 1
     for baseline in args.baselines:
-        r = evaluate(policy, args.game, baseline, args.games, args.players, args.seed, env_config)
-        rows.append(r.as_dict())
-        lo, hi = r.interval
-        print(f"{args.game}: {args.policy} vs {args.players - 1} x {baseline}: win rate {r.rate:.3f} "
-              f"(95% Wilson [{lo:.3f}, {hi:.3f}], {r.games} games, seed {args.seed})", flush=True)
+        for reverse in (False, True):
+            r = evaluate(policy, args.game, baseline, args.games, args.players, args.seed, env_config,
+                         reverse=reverse)
+            rows.append(r.as_dict())
+            lo, hi = r.interval
+            who = f"one {baseline} vs {k} x {args.policy}" if reverse else f"{args.policy} vs {k} x {baseline}"
+            print(f"{args.game}: {who}: win rate {r.rate:.3f} (95% Wilson [{lo:.3f}, {hi:.3f}], "
+                  f"{r.games} games, seed {args.seed})", flush=True)
     print(json.dumps(rows))
     return 0
 

@@ -16,8 +16,8 @@ def plot_learning_curve(metrics: Path, png: Path, game: str, num_players: int) -
     series: dict[str, list[tuple[int, float, float, float]]] = defaultdict(list)
     with open(metrics, newline="") as f:
         for row in csv.DictReader(f):
-            if int(row["num_players"]) != num_players:
-                continue
+            if int(row["num_players"]) != num_players or row.get("reverse") == "True":
+                continue  # other counts, and the final table's one-bot-against-copies rows
             series[row["baseline"]].append((
                 int(row["timesteps"]), float(row["win_rate"]), float(row["ci_low"]), float(row["ci_high"]),
             ))

@@ -41,7 +41,7 @@ from corruption_envs.search import is_search_spec
 
 from . import config as cfg
 from .callbacks import METRIC_FIELDS
-from .evaluate import against_baselines, final_evaluation, results_rows
+from .evaluate import against_baselines, final_evaluation, metric_name, results_rows
 from .export import ACTIVATION_MODULES, play_at_temperature, policy_meta
 from .imitation import warm_start
 from .plot import plot_learning_curve
@@ -263,8 +263,8 @@ def write_metrics(out: Path, writer: Any, steps: int, seconds: float, results: l
             w.writerow({"timesteps": steps, "wall_seconds": round(seconds, 1),
                         "learner_steps_per_s": round(steps / max(seconds, 1e-9), 1),
                         **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.as_dict().items()}})
-            writer.add_scalar(f"eval/win_rate_vs_{r.baseline}", r.rate, steps)
-            writer.add_scalar(f"eval/ci_low_vs_{r.baseline}", r.interval[0], steps)
+            writer.add_scalar(f"eval/win_rate_{metric_name(r)}", r.rate, steps)
+            writer.add_scalar(f"eval/ci_low_{metric_name(r)}", r.interval[0], steps)
 
 
 def learner_steps(result: dict[str, Any]) -> int:

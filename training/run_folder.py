@@ -48,7 +48,7 @@ def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> 
         f", the snapshot at {summary['policy_timesteps']} steps picked by validation")
     table = Table(title=f"{summary['game']}: final policy after {summary['timesteps']} steps{picked} "
                         f"({summary['learner_steps_per_s']:.0f} learner steps/s)")
-    for col in ("vs", "players", "games", "win rate", "95% Wilson interval"):
+    for col in ("who sits alone", "players", "games", "its win rate", "95% Wilson interval"):
         table.add_column(col)
     for row in rows:
         table.add_row(*row)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .evaluate import against_baselines
+from .evaluate import VALIDATION_DEALS, against_baselines
 
 
 def select_best(candidates: list[tuple[int, Any]], config: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
@@ -19,7 +19,8 @@ def select_best(candidates: list[tuple[int, Any]], config: dict[str, Any]) -> tu
     ev = config["eval"]
     scored = []
     for step, policy in candidates:
-        rates = {r.baseline: r.rate for r in against_baselines(policy, config, ev["select_games"], ev["seed"] + 1)}
+        rates = {r.baseline: r.rate for r in against_baselines(policy, config, ev["select_games"],
+                                                                  ev["seed"] + VALIDATION_DEALS)}
         scored.append({"timesteps": step, "score": sum(rates.values()) / len(rates),
                        **{f"win_rate_vs_{b}": r for b, r in rates.items()}})
     best = max(range(len(scored)), key=lambda i: (scored[i]["score"], scored[i]["timesteps"]))

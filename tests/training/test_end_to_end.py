@@ -69,12 +69,14 @@ def test_metrics_log_each_baseline_with_its_interval(run):
     assert results["timesteps"] >= 1024
 
 
-def test_final_evaluation_measures_every_trained_player_count(run):
-    """run.players [2, 4]: final_games at eval.num_players (3), count_games at 2 and 4, each baseline."""
+def test_final_evaluation_measures_every_trained_player_count_and_both_directions(run):
+    """run.players [2, 4]: final_games at eval.num_players (3), count_games at 2 and 4, each baseline;
+    then at 3 players one of each baseline against copies of the policy."""
     final = json.loads((run / "results.json").read_text())["final_eval"]
-    assert [(e["num_players"], e["baseline"], e["games"]) for e in final] == [
-        (2, "random", 10), (2, "heuristic", 10), (3, "random", 40), (3, "heuristic", 40),
-        (4, "random", 10), (4, "heuristic", 10)]
+    assert [(e["num_players"], e["baseline"], e["games"], e["reverse"]) for e in final] == [
+        (2, "random", 10, False), (2, "heuristic", 10, False), (3, "random", 40, False),
+        (3, "heuristic", 40, False), (4, "random", 10, False), (4, "heuristic", 10, False),
+        (3, "random", 40, True), (3, "heuristic", 40, True)]
     assert all(e["ci_low"] <= e["win_rate"] <= e["ci_high"] for e in final)
 
 
@@ -163,13 +165,14 @@ def test_subprocess_envs_keep_their_pool_replicas_in_sync(toy_yaml_path, tmp_pat
     assert sum(s["games"] for s in pool["snapshots"]) > 3 * 2  # results flowed back from the workers
 
 
-def test_evaluate_cli_reports_each_baseline_with_its_interval(run, capsys):
+def test_evaluate_cli_reports_each_baseline_both_ways_with_its_interval(run, capsys):
     from training.evaluate import main as evaluate_main
 
     assert evaluate_main(["--game", "toy", "--policy", str(run / "policy.npz"), "--games", "12",
                           "--players", "3"]) == 0
     rows = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert [(r["baseline"], r["games"], r["num_players"]) for r in rows] == [("random", 12, 3), ("heuristic", 12, 3)]
+    assert [(r["baseline"], r["games"], r["num_players"], r["reverse"]) for r in rows] == [
+        ("random", 12, 3, False), ("random", 12, 3, True), ("heuristic", 12, 3, False), ("heuristic", 12, 3, True)]
     assert all(r["ci_low"] <= r["win_rate"] <= r["ci_high"] for r in rows)
 
 
