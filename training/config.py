@@ -113,7 +113,7 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "net_arch": _int_list([128, 128]),
         "activation": _choice("tanh", "tanh", "relu"),
         # residual learning on a bot: its move's logit gets a learned bonus (training/prior.py)
-        "prior": _choice("none", "none", "heuristic"),
+        "prior": _choice("none", "none", "heuristic", "expert"),
         "prior_weight": _with(_float(0, 20), 3.0),  # the bonus at the start
         # duplicate play: the reward minus the heuristic's in the same seat, deal and opponents (wrapper.py)
         "reward_baseline": _choice("none", "none", "heuristic"),
@@ -325,6 +325,8 @@ def check_bots(config: dict[str, Any]) -> None:
              for k in config[mix.split(".")[0]]["mix"] if k != "self"]
     named += [(f"eval.baselines entry {b!r}", b) for b in config["eval"]["baselines"]]
     named.append((f"imitation.teacher={config['imitation']['teacher']!r}", config["imitation"]["teacher"]))
+    if config["ppo"]["prior"] != "none":
+        named.append((f"ppo.prior={config['ppo']['prior']!r}", config["ppo"]["prior"]))
     probe = corruption_envs.env(config["game"], num_players=config["eval"]["num_players"], **config["env"])
     for where, spec in named:
         try:

@@ -9,7 +9,7 @@ With `reward_baseline="heuristic"` (duplicate play) each deal is first played wi
 learner's seat and the same opponents, whose random streams are then rewound; the learner is paid its
 reward minus that game's, so deal luck cancels and a learner that plays the heuristic's moves earns 0.
 
-With `prior="heuristic"` the learner's observation ends with a one-hot of the heuristic's move for
+With `prior` (a bot's name) the learner's observation ends with a one-hot of that bot's move for
 it (zeros once the game is over), which a `training.prior.PriorPolicy` adds to its logits.
 """
 from __future__ import annotations
@@ -90,7 +90,7 @@ class SelfPlayEnv(gym.Env):
         kind = self.pool.sample_kind(self.rng)
         if kind == "self":
             snap = self.pool.sample_snapshot(self.rng)
-            prior_bot = self._heuristic(n, seat) if snap.policy.prior else None
+            prior_bot = self._bot(snap.policy.prior, n, seat) if snap.policy.prior else None
             # a mixture snapshot plays one member per seat and episode
             return SampledPolicy(snap.policy.draw(self.rng), self.rng, prior_bot), snap.ident, kind
         if kind == "random":
@@ -146,7 +146,7 @@ class SelfPlayEnv(gym.Env):
         obs[self.obs_size:] = 0.0
         if not over:
             seat = self.env.agent_name_mapping[self.learner]
-            hint = self._heuristic(len(self.env.possible_agents), seat).act(seen["observation"], seen["action_mask"])
+            hint = self._bot(self.prior, len(self.env.possible_agents), seat).act(seen["observation"], seen["action_mask"])
             obs[self.obs_size + hint] = 1.0
         return obs
 

@@ -12,7 +12,7 @@ from ..named_bots import named_bot
 from .writer import named_arrays, write_policy_file
 
 ACTIVATIONS = ("tanh", "relu")
-PRIORS = ("heuristic",)  # bots a policy may build on (`named_bots.NAMED_BOTS`)
+PRIORS = ("heuristic", "expert")  # bots a policy may build on (`named_bots.NAMED_BOTS`; expert: Corruption)
 # a batch's logits differ from one row's by float32 rounding: at most ~5e-7 of their scale on the committed
 # policies; a choice closer than this share of the scale to another one is decided again from one row
 ROUNDING = 1e-4

@@ -159,3 +159,50 @@ def test_a_tail_with_two_moves_in_a_row_is_refused(model):
     obs[0, -2:] = 1.0  # both of the toy game's actions hinted
     with pytest.raises(ValueError, match="must be a one-hot: a row has two moves"):
         model.policy.get_distribution(torch.from_numpy(obs))
+
+
+def test_a_fresh_expert_prior_policy_plays_the_experts_move():
+    """Corruption's expert as the prior: with zero network logits the policy is the expert, move for move."""
+    import corruption_envs
+    from corruption_envs.bots import make_agent
+
+    env = corruption_envs.env("corruption", num_players=4)
+    size, actions = env.unwrapped.observation_layout.size, env.unwrapped.num_actions
+    head = (np.zeros((size, actions), np.float32), np.zeros(actions, np.float32))
+    policy = NumpyPolicy([], head, prior="expert", prior_weight=50.0).bind(env, seed=3)
+    expert = make_agent("expert", env, seed=3)
+    env.reset(seed=5)
+    for _ in range(60):
+        if env.terminations[env.agent_selection]:
+            break
+        seen = env.observe(env.agent_selection)
+        move = expert.act(seen["observation"], seen["action_mask"])
+        assert policy.act(seen["observation"], seen["action_mask"]) == move
+        env.step(move)
+
+
+def test_the_learners_hint_is_the_named_prior_bots_move():
+    """ppo.prior=expert hints the expert's move, not the heuristic's (the two differ on these deals)."""
+    from corruption_envs.bots import make_agent
+
+    pool = OpponentPool({"random": 1.0}, 3, 2.0)
+    w = SelfPlayEnv("corruption", {}, (4, 4), pool, seed=0, prior="expert")
+    size = w.env.observation_layout.size
+    expert, heuristic = make_agent("expert", w.env, seed=0), make_agent("heuristic", w.env, seed=0)
+    differ = 0
+    for _ in range(3):
+        obs, _ = w.reset()
+        done = False
+        while not done:
+            seen = w.env.observe(w.learner)
+            move = expert.act(seen["observation"], seen["action_mask"])
+            assert int(np.argmax(obs[size:])) == move
+            differ += move != heuristic.act(seen["observation"], seen["action_mask"])
+            obs, _, done, _, _ = w.step(move)
+    assert differ > 0
+
+
+def test_config_refuses_a_prior_the_game_lacks(toy_config_file):
+    with pytest.raises(ConfigError, match="ppo.prior='expert' is not allowed"):
+        load_config(path=toy_config_file, sets=["ppo.prior=expert"])
+    assert load_config("corruption", sets=["ppo.prior=expert", "imitation.games=0"])["ppo"]["prior"] == "expert"
