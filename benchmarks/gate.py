@@ -42,6 +42,7 @@ from typing import Sequence
 
 from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.core.rewards import rank_points, win_shares
+from corruption_envs import registry
 from corruption_envs.registry import env_class
 from corruption_envs.search import can_be_guided
 
@@ -267,11 +268,20 @@ def check_candidate(
     return Check(game, name, "FAIL" if weaker else "PASS", detail, test)
 
 
+class UnregisteredGame(ValueError):
+    """A policy file names a game that is not registered."""
+
+
 def candidate_game(path: Path) -> str:
-    """The game a policy file says it was trained for."""
+    """The game a policy file says it was trained for: only a registered game's name is accepted, since
+    a name read from a file must never reach `registry.import_attr` (a 'module:attr' would be imported)."""
     from corruption_envs.policy import read_policy_file
 
-    return str(read_policy_file(path).meta["game"])
+    game = read_policy_file(path).meta.get("game")
+    if not isinstance(game, str) or game not in registry.GAMES:
+        raise UnregisteredGame(f"policy file {path} names game {game!r}, which is not registered; "
+                               f"registered games: {list(registry.GAMES)} (or give --games)")
+    return game
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -321,6 +331,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.candidate is not None:
         try:
             games = args.games or [candidate_game(args.candidate)]
+        except UnregisteredGame as e:
+            print(f"error: --candidate: {e}", file=sys.stderr)
+            return 2
         except Exception as e:
             print(f"ERROR cannot read candidate {args.candidate}: {type(e).__name__}: {e}")
             return 2

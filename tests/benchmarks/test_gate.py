@@ -8,6 +8,7 @@ from benchmarks import gate
 from benchmarks.stats import paired_t_test
 from benchmarks.tournament import GameRecord
 from tests.benchmarks.toy_agents import CHECK, RAISE, TOY, toy_policy
+from tests.crafted import one_line_error
 
 CHECKER = "tests.benchmarks.toy_agents:CheckAgent"
 
@@ -210,3 +211,31 @@ def test_without_baselines_given_a_game_is_gated_against_its_own_list(policies, 
                       "--search", "none"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "champion vs" in line]
     assert len(lines) == 2 and "champion vs random" in lines[0] and f"champion vs {CHECKER}" in lines[1], lines
+
+
+def test_gate_looks_a_candidates_game_up_among_registered_games_only(tmp_path, capsys, monkeypatch):
+    # the file names 'os:system' and a champion sits at that game's path, so a gate that trusted the
+    # name would reach registry.import_attr and import os
+    import importlib
+
+    from corruption_envs import registry
+    from corruption_envs.policy import read_policy_file
+
+    real_import = importlib.import_module
+
+    def refuse(name, *args, **kwargs):
+        assert name != "os", "the gate imported a module named in a file"
+        return real_import(name, *args, **kwargs)
+
+    def no_import_attr(spec):
+        raise AssertionError(f"the gate passed {spec!r} from a file to import_attr")
+
+    policy = read_policy_file(toy_policy(tmp_path / "c.npz", RAISE))
+    policy.meta["game"] = "os:system"
+    candidate = policy.save(tmp_path / "candidate.npz")
+    toy_policy(tmp_path / "policies" / "os:system" / "champion.npz", RAISE)
+    monkeypatch.setattr(registry, "import_attr", no_import_attr)
+    monkeypatch.setattr(importlib, "import_module", refuse)
+    assert gate.main(["--candidate", str(candidate), "--policies", str(tmp_path / "policies"),
+                      "--deals", "2", "--workers", "1"]) == 2
+    one_line_error(capsys, str(candidate), "'os:system'", "not registered", "'corruption'", "'construction'")
