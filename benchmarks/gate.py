@@ -180,14 +180,16 @@ def claimed_counts(game: str, path: Path) -> list[int]:
     return list(range(lo, hi + 1)) or [rules.default_players]
 
 
+def home_count(game: str, counts: Sequence[int]) -> int:
+    """The game's default player count when it is among `counts`, else the first of them."""
+    n = default_players(game)
+    return n if n in counts else counts[0]
+
+
 def gate_players(game: str, path: Path, players: int | None) -> int:
     """The asked player count, else the game's default when the policy was trained for it, else the
     smallest count it was trained for."""
-    if players:
-        return players
-    counts = claimed_counts(game, path)
-    n = default_players(game)
-    return n if n in counts else counts[0]
+    return players or home_count(game, claimed_counts(game, path))
 
 
 def strength_check(game: str, spec: str, bot: str, num_players: int, deals: int, alpha: float, seed: int,
@@ -227,7 +229,7 @@ def known_short(check: Check) -> Check:
 def champion_plan(game: str, counts: Sequence[int], best: str, baselines: Sequence[str]) -> list[tuple[str, int]]:
     """(bot, player count) of every champion check: each weaker baseline at the game's default count
     (the first of `counts` when that is not among them), then the best bot at every count."""
-    home = default_players(game) if default_players(game) in counts else counts[0]
+    home = home_count(game, counts)
     return [(bot, home) for bot in baselines if bot != best] + [(best, n) for n in counts]
 
 
