@@ -1,34 +1,44 @@
-"""The CI strength gate: every champion policy must beat random and heuristic bots, significantly.
+"""The CI strength gate: every champion policy must be significantly stronger than the game's bots.
 
     python -m benchmarks.gate                                   # all games, fixed seeds
     python -m benchmarks.gate --candidate runs/x/policy.npz     # a new policy vs the champion
 
-Champion check, per game with policies/<game>/champion.npz, at the game's default player count (or
-the smallest count the policy was trained for, when that excludes the default; --players overrides): on
-`--deals` fixed deals, the champion sits in one seat and the baseline bot (random, then heuristic) in
-all others; every deal is played once per seat rotation (duplicate play). The score of a game is the
-champion's rank points, (n - rank) / (n - 1): 1 first, 0 last, ties shared; the seats' points always
-average 0.5, so a champion no better than the bots it sits with expects 0.5.
+Champion checks, per registered game: `policies/<game>/champion.npz` against the game's best bot
+(`expert` in Corruption, `heuristic` elsewhere; `--best-bot`) at every player count the file claims
+(meta min_players..max_players, what `load_policy` accepts; `--players` overrides), and against the
+weaker bots (`random`, `heuristic`; `--baselines`) at the game's default count. Each check plays
+`--deals` fixed deals with the champion in one seat and the bot in all others, every deal once per
+seat rotation (duplicate play), all on one dealing mode: the batched match loop (each agent seeded
+once per run, so a run repeats exactly); a search bot, which the match loop cannot seat, plays game
+by game. The score of a game is the champion's rank points, (n - rank) / (n - 1): 1 first, 0 last,
+ties shared; the seats' points always average 0.5, so a champion no better than the bots it sits
+with expects 0.5.
 Test: one-sided paired t-test over deals of (champion points - mean points of the other seats), which
-is n/(n-1) * (champion points - 0.5); the champion passes when p < `--alpha` (0.01) and the mean is
-positive.
+is n/(n-1) * (champion points - 0.5); the check passes only when the champion is significantly better,
+p(>0) < `--alpha` (0.01) with a positive mean. A champion level with the bot fails (it shows p < 0.01
+by chance once in 100 seeds), as does a weaker one.
+A check that fails and is listed in KNOWN_SHORT (game, player count, bot) prints as KNOWN SHORT with
+the listed reason and does not fail the run: a shortfall the maintainers have seen and accepted for
+now, not a pass. A listed check that passes says its entry can go.
 
 Candidate check: the candidate and the champion each play every deal in every seat against the same
 field (`--field`; by default expert bots in Corruption, whose champions beat heuristic bots almost
 always, and heuristic bots elsewhere) with the same bot seeds, so the two runs differ only in the
-policy. Test: one-sided paired t-test over deals of (candidate points - champion points); the gate
-fails (exit 1) when the candidate is weaker with p < `--candidate-alpha` (0.05).
+policy; at the champion's default count (or each `--players`). Test: one-sided paired t-test over
+deals of (candidate points - champion points); the gate fails (exit 1) when the candidate is weaker
+with p < `--candidate-alpha` (0.05).
 
 Search report: after its checks, each champion plays one seat against ISMCTS bots in all others
-(`--search`, a small budget per game, two deals): one REPORT line (win rate with its interval, mean
-rank points, the search's CPU ms a move) that does not fail the gate. Where that search is ISMCTS, a
-second REPORT line seats the champion guiding the same search (`ismcts:N@champion.npz`, PUCT with the
-champion's move probabilities as the prior) against the same bots: how far searching with the policy
-takes it.
+(`--search`, a small budget per game, two deals, game by game): one REPORT line (win rate with its
+interval, mean rank points, the search's CPU ms a move) that does not fail the gate. Where that
+search is ISMCTS, a second REPORT line seats the champion guiding the same search
+(`ismcts:N@champion.npz`, PUCT with the champion's move probabilities as the prior) against the same
+bots: how far searching with the policy takes it.
 
-A game without a champion file is reported as NO CHAMPION and does not fail the gate; a champion file
-that exists but does not load for its game fails it. Exit codes: 0 pass, 1 a check failed, 2 a
-policy could not be loaded or a game could not be played.
+A game without a champion file FAILS the gate (NO CHAMPION): a champion that is missing must not pass
+silently; gate the games that have one with `--games`. A champion file that exists but does not load
+for its game is an ERROR. Exit codes: 0 pass, 1 a check failed or a champion is missing, 2 a policy
+could not be loaded or a game could not be played.
 """
 from __future__ import annotations
 
@@ -38,10 +48,11 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
 from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.core.rewards import rank_points, win_shares
+from corruption_envs import registry
 from corruption_envs.registry import env_class
 from corruption_envs.search import can_be_guided
 
@@ -50,19 +61,25 @@ from .tournament import GameRecord, Job, agent_problem, default_players, play_jo
 
 REPO = Path(__file__).resolve().parent.parent
 GATE_SEED = 20261130  # fixed: the gate plays the same deals on every run
+# The game's strongest bot, which its champion must beat at every player count it claims
+BEST_BOTS = {"corruption": "expert"}
+DEFAULT_BEST_BOT = "heuristic"
+# Weaker bots, checked at the game's default player count only (far below the best bot, and cheap)
 BASELINES = ("random", "heuristic")
-# A game with a stronger bot gates its champion against that too: Corruption's champion beats the expert
-# since it trained against it (policies/corruption/README.md).
-GAME_BASELINES = {"corruption": ("random", "heuristic", "expert")}
-# Fixed deals per check, sized so that the whole gate stays under 5 minutes on 2 cores. Measured with
-# 2x128 MLP champions, 2026-11-30: the whole gate took 93 CPU-seconds with 30 corruptia deals (its
-# games are ~3x longer and its observation 5x wider than the others').
+# Fixed deals per check. On the match loop the gate's 17 checks of the committed champions take about
+# 35 CPU-seconds (benchmarks/README.md, "The strength gate").
 DEALS = {"corruption": 100, "corruptia": 50, "construction": 100}
-# The checks play game by game, every agent reseeded per game, so each game is fixed by its own seeds and a
-# verdict does not move with the draws of the games beside it (on the match loop, agents are seeded once
-# per run: the Construction champion's narrow edge over the heuristic, p = 0.0017 game by game, read p = 0.1)
-BATCHED = False  # play_jobs(batched=...) for the checks
 DEFAULT_DEALS = 60
+# Checks that fail on the committed champions and that the maintainers accept for now: (game, player
+# count, bot) -> why. Such a check prints KNOWN SHORT and does not fail the run; the check itself is
+# unchanged, so deleting an entry makes it fail again.
+_LEVEL = "level with its heuristic, as policies/construction/README.md finds at every count"
+KNOWN_SHORT: dict[tuple[str, int, str], str] = {
+    ("construction", 3, "heuristic"): _LEVEL,
+    ("construction", 4, "heuristic"): _LEVEL,
+    ("construction", 6, "heuristic"): _LEVEL,
+    ("construction", 7, "heuristic"): _LEVEL + "; below chance at 7p",
+}
 # The candidate test's field per game. The Corruption champions beat heuristic seats almost always
 # (0.77-0.99), so that field calls them level; the expert bot's field tells them apart
 # (benchmarks/README.md, "The strength gate").
@@ -77,13 +94,20 @@ DEFAULT_SEARCH = ("ismcts:40", 2)
 @dataclass
 class Check:
     game: str
-    name: str  # e.g. "champion vs random"
-    status: str  # PASS | FAIL | ERROR | NO CHAMPION
+    name: str  # e.g. "champion vs expert at 4p"
+    status: str  # PASS | FAIL | KNOWN SHORT | NO CHAMPION | ERROR | REPORT
     detail: str
     test: PairedTest | None = None
+    players: int | None = None
+    bot: str | None = None
 
     def line(self) -> str:
-        return f"{self.status:<12} {self.game:<13} {self.name:<26} {self.detail}"
+        return f"{self.status:<12} {self.game:<13} {self.name:<28} {self.detail}"
+
+    @property
+    def fails(self) -> bool:
+        """Whether this check fails the run (exit 1): a FAIL, or a game without a champion."""
+        return self.status in ("FAIL", "NO CHAMPION")
 
 
 def seat_jobs(num_players: int, deals: int, seed: int) -> list[Job]:
@@ -140,20 +164,73 @@ def champion_path(game: str, policies: Path) -> Path:
     return policies / game / "champion.npz"
 
 
-def gate_players(game: str, path: Path, players: int | None) -> int:
-    """The asked player count, else the game's default when the policy was trained for it, else the
-    smallest count it was trained for (an unreadable file keeps the default; agent_problem reports it)."""
-    if players:
-        return players
-    n = default_players(game)
-    try:
-        from corruption_envs.policy import read_policy_file
+def claimed_counts(game: str, path: Path) -> list[int]:
+    """Every player count the policy file was trained for (meta min_players..max_players, the game's
+    range where absent: what `load_policy` accepts), within the game's range; the game's default when
+    the file is unreadable (agent_problem then reports why)."""
+    from corruption_envs.policy import read_policy_file
 
+    rules = registry.rules_class(game)
+    try:
         meta = read_policy_file(path).meta
     except Exception:
-        return n
-    lo, hi = int(meta.get("min_players", n)), int(meta.get("max_players", n))
-    return n if lo <= n <= hi else lo
+        return [rules.default_players]
+    lo = max(int(meta.get("min_players", rules.min_players)), rules.min_players)
+    hi = min(int(meta.get("max_players", rules.max_players)), rules.max_players)
+    return list(range(lo, hi + 1)) or [rules.default_players]
+
+
+def home_count(game: str, counts: Sequence[int]) -> int:
+    """The game's default player count when it is among `counts`, else the first of them."""
+    n = default_players(game)
+    return n if n in counts else counts[0]
+
+
+def gate_players(game: str, path: Path, players: int | None) -> int:
+    """The asked player count, else the game's default when the policy was trained for it, else the
+    smallest count it was trained for."""
+    return players or home_count(game, claimed_counts(game, path))
+
+
+def strength_check(game: str, spec: str, bot: str, num_players: int, deals: int, alpha: float, seed: int,
+                   workers: int = 1) -> Check:
+    """`spec` in one seat, `bot` in all others, on `deals` deals in every seat: PASS only when `spec`
+    is significantly better (one-sided p(>0) < alpha, positive mean). On the match loop, unless a
+    search agent needs game-by-game play (in `workers` processes)."""
+    n = num_players
+    name = f"champion vs {bot} at {n}p"
+    try:
+        records = play_jobs(game, [spec, bot], seat_jobs(n, deals, seed), workers)
+    except Exception as e:  # noqa: BLE001 (any failure to play is the finding we report)
+        return Check(game, name, "ERROR", f"{type(e).__name__}: {e}", players=n, bot=bot)
+    test = paired_t_test(advantage_differences(records, n))
+    wr, lo, hi = win_rate(records)
+    ok = test.mean > 0 and test.p_greater < alpha
+    detail = (
+        f"win rate {wr:.3f} [{lo:.3f}, {hi:.3f}] (1/n = {1 / n:.3f}); points advantage "
+        f"{test.describe()}; needs p(>0) < {alpha}"
+    )
+    return Check(game, name, "PASS" if ok else "FAIL", detail, test, n, bot)
+
+
+def known_short(check: Check) -> Check:
+    """`check` as KNOWN_SHORT has it: a listed FAIL becomes KNOWN SHORT (with the listed reason), a
+    listed PASS says the entry can go; anything else is unchanged."""
+    reason = KNOWN_SHORT.get((check.game, check.players, check.bot))
+    if reason is None or check.status not in ("PASS", "FAIL"):
+        return check
+    if check.status == "PASS":
+        check.detail += "; listed in gate.KNOWN_SHORT but passes now: remove the entry"
+    else:
+        check.status, check.detail = "KNOWN SHORT", f"{check.detail}; known short: {reason}"
+    return check
+
+
+def champion_plan(game: str, counts: Sequence[int], best: str, baselines: Sequence[str]) -> list[tuple[str, int]]:
+    """(bot, player count) of every champion check: each weaker baseline at the game's default count
+    (the first of `counts` when that is not among them), then the best bot at every count."""
+    home = home_count(game, counts)
+    return [(bot, home) for bot in baselines if bot != best] + [(best, n) for n in counts]
 
 
 def check_champion(
@@ -163,33 +240,27 @@ def check_champion(
     alpha: float,
     seed: int,
     workers: int,
-    players: int | None,
+    players: Sequence[int] | None = None,
     baselines: Sequence[str] = BASELINES,
-) -> list[Check]:
+    best: str | None = None,
+) -> Iterator[Check]:
+    """The champion's checks (module docstring), each as it is decided: the best bot (`best`, else
+    BEST_BOTS) at each of `players` (default: every count the champion claims), the baselines at the
+    default count. A missing champion is a failing NO CHAMPION check."""
     path = champion_path(game, policies)
     if not path.exists():
-        return [Check(game, "champion", "NO CHAMPION", f"{path} does not exist yet: skipped, not a failure")]
-    n = gate_players(game, path, players)
-    problem = agent_problem(game, str(path), n)
-    if problem:
-        return [Check(game, "champion loads", "ERROR", f"{path}: {problem}")]
-    checks = []
-    for opponent in baselines:
-        name = f"champion vs {opponent}"
-        try:
-            records = play_jobs(game, [str(path), opponent], seat_jobs(n, deals, seed), workers, batched=BATCHED)
-        except Exception as e:
-            checks.append(Check(game, name, "ERROR", f"{type(e).__name__}: {e}"))
-            continue
-        test = paired_t_test(advantage_differences(records, n))
-        wr, lo, hi = win_rate(records)
-        ok = test.mean > 0 and test.p_greater < alpha
-        detail = (
-            f"{n}p, win rate {wr:.3f} [{lo:.3f}, {hi:.3f}] (1/n = {1 / n:.3f}); points advantage "
-            f"{test.describe()}; needs p(>0) < {alpha}"
-        )
-        checks.append(Check(game, name, "PASS" if ok else "FAIL", detail, test))
-    return checks
+        yield Check(game, "champion", "NO CHAMPION",
+                    f"{path} does not exist: a game without a champion fails the gate (--games picks games)")
+        return
+    counts = list(players) if players else claimed_counts(game, path)
+    for n in counts:
+        problem = agent_problem(game, str(path), n)
+        if problem:
+            yield Check(game, "champion loads", "ERROR", f"{path} at {n}p: {problem}", players=n)
+            return
+    best = best or BEST_BOTS.get(game, DEFAULT_BEST_BOT)
+    for bot, n in champion_plan(game, counts, best, baselines):
+        yield known_short(strength_check(game, str(path), bot, n, deals, alpha, seed, workers))
 
 
 def mean_cpu_ms(records: Sequence[GameRecord], agent: int) -> float:
@@ -249,8 +320,8 @@ def check_candidate(
         if problem:
             return Check(game, name, "ERROR", f"{label} {spec}: {problem}")
     jobs = seat_jobs(n, deals, seed)
-    cand = play_jobs(game, [str(candidate), field], jobs, workers, batched=BATCHED)
-    champ_records = play_jobs(game, [str(champ), field], jobs, workers, batched=BATCHED)
+    cand = play_jobs(game, [str(candidate), field], jobs, workers)
+    champ_records = play_jobs(game, [str(champ), field], jobs, workers)
     test = paired_t_test(paired_differences(cand, champ_records))
     weaker = test.mean < 0 and test.p_less < alpha
     stronger = test.mean > 0 and test.p_greater < alpha
@@ -267,11 +338,20 @@ def check_candidate(
     return Check(game, name, "FAIL" if weaker else "PASS", detail, test)
 
 
+class UnregisteredGame(ValueError):
+    """A policy file names a game that is not registered."""
+
+
 def candidate_game(path: Path) -> str:
-    """The game a policy file says it was trained for."""
+    """The game a policy file says it was trained for: only a registered game's name is accepted, since
+    a name read from a file must never reach `registry.import_attr` (a 'module:attr' would be imported)."""
     from corruption_envs.policy import read_policy_file
 
-    return str(read_policy_file(path).meta["game"])
+    game = read_policy_file(path).meta.get("game")
+    if not isinstance(game, str) or game not in registry.GAMES:
+        raise UnregisteredGame(f"policy file {path} names game {game!r}, which is not registered; "
+                               f"registered games: {list(registry.GAMES)} (or give --games)")
+    return game
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -279,15 +359,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.gate", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", nargs="+", default=None, help="games to gate (default: every registered game)")
-    p.add_argument("--players", type=int, default=None, help="player count (default: each game's default)")
+    p.add_argument("--players", type=int, nargs="+", default=None,
+                   help="player counts (default: the champion checks at every count the champion claims, "
+                   "the candidate check and search report at the game's default)")
     p.add_argument("--deals", type=int, default=None,
                    help=f"fixed deals per check, each played in every seat "
                    f"(default {DEALS}, else {DEFAULT_DEALS})")
     p.add_argument("--alpha", type=float, default=0.01, help="significance for champion vs baselines")
     p.add_argument("--candidate", type=Path, default=None, help="policy file to compare with the champion")
     p.add_argument("--candidate-alpha", type=float, default=0.05)
+    p.add_argument("--best-bot", default=None,
+                   help=f"the bot each champion must beat at every count (default {BEST_BOTS}, else "
+                   f"{DEFAULT_BEST_BOT})")
     p.add_argument("--baselines", nargs="+", default=None,
-                   help=f"bots each champion must beat (default {GAME_BASELINES}, else {list(BASELINES)})")
+                   help=f"weaker bots each champion must beat at the default count (default {list(BASELINES)})")
     p.add_argument("--field", default=None,
                    help=f"bots that fill the other seats in --candidate mode (default {FIELDS}, else "
                    f"{DEFAULT_FIELD})")
@@ -296,7 +381,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--search-deals", type=int, default=None, help="deals of that report (default per game)")
     p.add_argument("--policies", type=Path, default=REPO / "policies", help="folder of <game>/champion.npz")
     p.add_argument("--seed", type=int, default=GATE_SEED)
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--workers", type=int, default=2, help="processes for the games played game by game")
     p.add_argument("--json", type=Path, default=None, help="also write the checks as JSON")
     args = p.parse_args(argv)
 
@@ -313,49 +398,65 @@ def main(argv: Sequence[str] | None = None) -> int:
           flush=True)
     checks: list[Check] = []
 
-    def report(new: Sequence[Check], since: float) -> None:
+    def report(new: Iterable[Check], since: float) -> list[Check]:
+        """Print each check with the seconds since the one before it, as it comes."""
+        done = []
         for c in new:
             print(f"{c.line()} ({time.perf_counter() - since:.0f}s)", flush=True)
-        checks.extend(new)
+            since = time.perf_counter()
+            done.append(c)
+        checks.extend(done)
+        return done
 
     if args.candidate is not None:
         try:
             games = args.games or [candidate_game(args.candidate)]
+        except UnregisteredGame as e:
+            print(f"error: --candidate: {e}", file=sys.stderr)
+            return 2
         except Exception as e:
             print(f"ERROR cannot read candidate {args.candidate}: {type(e).__name__}: {e}")
             return 2
         for game in games:
-            t = time.perf_counter()
-            report([check_candidate(game, args.candidate, args.policies, args.field or FIELDS.get(game, DEFAULT_FIELD),
-                                    args.deals or DEALS.get(game, DEFAULT_DEALS), args.candidate_alpha,
-                                    args.seed, args.workers, args.players)], t)
+            for n in args.players or [None]:
+                t = time.perf_counter()
+                report([check_candidate(game, args.candidate, args.policies,
+                                        args.field or FIELDS.get(game, DEFAULT_FIELD),
+                                        args.deals or DEALS.get(game, DEFAULT_DEALS), args.candidate_alpha,
+                                        args.seed, args.workers, n)], t)
     else:
         for game in args.games or corruption_envs.list_games():
             t = time.perf_counter()
-            report(check_champion(game, args.policies, args.deals or DEALS.get(game, DEFAULT_DEALS),
-                                  args.alpha, args.seed, args.workers, args.players,
-                                  args.baselines or GAME_BASELINES.get(game, BASELINES)), t)
-            if args.search != "none" and checks[-1].status in ("PASS", "FAIL"):
-                search, deals = SEARCH.get(game, DEFAULT_SEARCH)
-                search, deals = args.search or search, args.search_deals or deals
+            new = report(check_champion(game, args.policies, args.deals or DEALS.get(game, DEFAULT_DEALS),
+                                        args.alpha, args.seed, args.workers, args.players,
+                                        args.baselines or BASELINES, args.best_bot), t)
+            if args.search == "none" or new[0].status in ("NO CHAMPION", "ERROR"):
+                continue
+            search, deals = SEARCH.get(game, DEFAULT_SEARCH)
+            search, deals = args.search or search, args.search_deals or deals
+            for n in args.players or [None]:
                 for guided in (False, True) if can_be_guided(search) else (False,):
                     t = time.perf_counter()
                     report([report_search(game, args.policies, search, deals, args.seed, args.workers,
-                                          args.players, guided)], t)
+                                          n, guided)], t)
     seconds = time.perf_counter() - start
-    failed = [c for c in checks if c.status == "FAIL"]
-    errors = [c for c in checks if c.status == "ERROR"]
+    count = {status: sum(c.status == status for c in checks)
+             for status in ("PASS", "FAIL", "KNOWN SHORT", "NO CHAMPION", "ERROR", "REPORT")}
     missing = [c.game for c in checks if c.status == "NO CHAMPION"]
-    reports = [c for c in checks if c.status == "REPORT"]
+    short = [c for c in checks if c.status == "KNOWN SHORT"]
     if missing:
-        print(f"NOTE: no champion yet for {', '.join(missing)}: those games are not gated")
-    print(f"gate: {len(checks) - len(failed) - len(errors) - len(missing) - len(reports)} passed, "
-          f"{len(failed)} failed, {len(errors)} errors, {len(reports)} reports in {seconds:.0f}s")
+        print(f"FAIL: no champion for {', '.join(missing)}: a game without one fails the gate")
+    if short:
+        print(f"NOTE: {len(short)} known-short checks (gate.KNOWN_SHORT) failed without failing the run")
+    print(f"gate: {count['PASS']} passed, {count['FAIL']} failed, {count['NO CHAMPION']} without a champion, "
+          f"{count['KNOWN SHORT']} known short, {count['ERROR']} errors, {count['REPORT']} reports "
+          f"in {seconds:.0f}s")
     if args.json is not None:
         args.json.write_text(json.dumps(
-            [{"game": c.game, "check": c.name, "status": c.status, "detail": c.detail,
-              "test": None if c.test is None else c.test.__dict__} for c in checks], indent=1))
-    return 2 if errors else 1 if failed else 0
+            [{"game": c.game, "check": c.name, "status": c.status, "players": c.players, "bot": c.bot,
+              "detail": c.detail, "test": None if c.test is None else c.test.__dict__} for c in checks],
+            indent=1))
+    return 2 if count["ERROR"] else 1 if any(c.fails for c in checks) else 0
 
 
 if __name__ == "__main__":

@@ -8,8 +8,10 @@ from benchmarks import gate
 from benchmarks.stats import paired_t_test
 from benchmarks.tournament import GameRecord
 from tests.benchmarks.toy_agents import CHECK, RAISE, TOY, toy_policy
+from tests.crafted import one_line_error
 
 CHECKER = "tests.benchmarks.toy_agents:CheckAgent"
+RAISER = "tests.benchmarks.toy_agents:RaiseAgent"
 
 
 def synthetic_records(n: int, deals: int, tested_points: np.ndarray) -> list[GameRecord]:
@@ -69,24 +71,78 @@ def policies(tmp_path):
     return folder
 
 
-def test_champion_that_beats_the_baselines_passes(policies):
-    checks = gate.check_champion(TOY, policies, deals=30, alpha=0.01, seed=5, workers=1, players=3,
-                                 baselines=("random", CHECKER))
-    assert [c.status for c in checks] == ["PASS", "PASS"], [c.line() for c in checks]
+def champion_checks(folder, **kwargs):
+    options = dict(deals=30, alpha=0.01, seed=5, workers=1, baselines=("random",), best=CHECKER)
+    return list(gate.check_champion(TOY, folder, **{**options, **kwargs}))
 
 
-def test_champion_no_better_than_a_baseline_fails(tmp_path):
+def test_a_champion_stronger_than_every_bot_passes_at_every_count_it_claims(policies):
+    checks = champion_checks(policies)
+    # the toy policy claims 2-4 players: random at the toy's default (3), the best bot at 2, 3 and 4
+    assert [(c.bot, c.players, c.status) for c in checks] == [
+        ("random", 3, "PASS"), (CHECKER, 2, "PASS"), (CHECKER, 3, "PASS"), (CHECKER, 4, "PASS")], checks
+    assert checks[1].name == f"champion vs {CHECKER} at 2p"
+
+
+def test_the_best_bot_is_played_at_the_counts_the_file_claims_or_those_asked(policies, tmp_path):
+    from corruption_envs.policy import read_policy_file
+
+    policy = read_policy_file(gate.champion_path(TOY, policies))
+    policy.meta.update(min_players=4, max_players=4)
+    policy.save(gate.champion_path(TOY, tmp_path))
+    assert [(c.bot, c.players) for c in champion_checks(tmp_path)] == [("random", 4), (CHECKER, 4)]
+    assert [c.players for c in champion_checks(policies, players=[3])] == [3, 3]
+
+
+@pytest.mark.parametrize("champion, best", [
+    ("heuristic", "heuristic"),  # level: the best bot itself
+    ("random", "heuristic"),  # weaker
+])
+def test_a_champion_level_with_or_weaker_than_the_best_bot_fails(champion, best):
+    check = gate.strength_check("construction", champion, best, 3, deals=30, alpha=0.01, seed=1)
+    assert check.status == "FAIL" and check.test.p_greater > 0.01, check.line()
+    if champion == "random":
+        assert check.test.mean < 0 and check.test.p_less < 0.01
+
+
+def test_a_bot_stronger_than_the_field_passes():
+    check = gate.strength_check("construction", "heuristic", "random", 3, deals=30, alpha=0.01, seed=1)
+    assert check.status == "PASS" and check.test.mean > 0, check.line()
+
+
+def test_a_champion_that_plays_as_the_best_bot_fails_at_every_count(policies):
+    # the raising champion against raising bots: every deal's advantage is exactly 0
+    checks = champion_checks(policies, best=RAISER)
+    assert [c.status for c in checks if c.bot == RAISER] == ["FAIL"] * 3
+    assert all(c.test.mean == pytest.approx(0, abs=1e-12) for c in checks if c.bot == RAISER)
+
+
+def test_a_level_policy_with_noise_passes_on_almost_no_seeds(tmp_path):
+    # a uniform sampling policy against random bots plays as they do: the check asks for significantly
+    # better, so it passes on about alpha (1%) of seeds, never on most
+    from corruption_envs.policy import read_policy_file
+
+    uniform = read_policy_file(toy_policy(tmp_path / "raise.npz", RAISE))
+    uniform.head[1][:] = 0.0  # equal logits
+    uniform.meta["play"] = "sample"
+    uniform = uniform.save(tmp_path / "uniform.npz")
+    checks = [gate.strength_check(TOY, str(uniform), "random", 3, deals=20, alpha=0.01, seed=s) for s in range(20)]
+    assert sum(c.status == "PASS" for c in checks) <= 1
+    assert 0 < sum(c.test.mean > 0 for c in checks) < 20  # the noise is real: both signs occur
+
+
+def test_a_weaker_champion_fails_at_every_count(tmp_path):
     folder = tmp_path / "policies"
     toy_policy(folder / TOY / "champion.npz", CHECK)
-    checks = gate.check_champion(TOY, folder, deals=30, alpha=0.01, seed=5, workers=1, players=3,
-                                 baselines=(CHECKER,))
-    assert checks[0].status == "FAIL" and "p(>0)" in checks[0].detail
+    checks = champion_checks(folder, best=RAISER)
+    assert [c.status for c in checks] == ["FAIL"] * 4 and all(c.test.mean < 0 for c in checks), checks
+    assert "p(>0)" in checks[0].detail
 
 
-def test_missing_champion_is_reported_and_does_not_fail(tmp_path, capsys):
+def test_a_missing_champion_fails_the_gate(tmp_path, capsys):
     code = gate.main(["--games", TOY, "--policies", str(tmp_path), "--deals", "5", "--workers", "1"])
     out = capsys.readouterr().out
-    assert code == 0 and "NO CHAMPION" in out and "not gated" in out
+    assert code == 1 and "NO CHAMPION" in out and "without a champion fails" in out
 
 
 def test_champion_file_that_does_not_load_fails_the_gate(tmp_path, capsys):
@@ -95,6 +151,38 @@ def test_champion_file_that_does_not_load_fails_the_gate(tmp_path, capsys):
     code = gate.main(["--games", TOY, "--policies", str(tmp_path), "--deals", "5", "--workers", "1"])
     out = capsys.readouterr().out
     assert code == 2 and "ERROR" in out and "PolicyFileError" in out
+
+
+def test_a_known_short_check_does_not_fail_the_run_and_fails_it_when_not_listed(tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "policies"
+    toy_policy(folder / TOY / "champion.npz", CHECK)
+    argv = ["--games", TOY, "--policies", str(folder), "--deals", "10", "--workers", "1", "--players", "3",
+            "--baselines", CHECKER, "--best-bot", CHECKER, "--search", "none"]
+    assert gate.main(argv) == 1
+    assert capsys.readouterr().out.splitlines()[1].startswith(f"FAIL         {TOY}")
+    monkeypatch.setitem(gate.KNOWN_SHORT, (TOY, 3, CHECKER), "a toy that only checks")
+    assert gate.main(argv) == 0
+    out = capsys.readouterr().out
+    line = out.splitlines()[1]
+    assert line.startswith("KNOWN SHORT") and "known short: a toy that only checks" in line and "p(>0)=" in line
+    assert "0 failed" in out and "1 known short" in out
+    # listed for another count or bot: still a failure
+    monkeypatch.setattr(gate, "KNOWN_SHORT", {(TOY, 4, CHECKER): "x", (TOY, 3, "random"): "x"})
+    assert gate.main(argv) == 1
+
+
+def test_a_listed_check_that_passes_says_its_entry_can_go(policies, monkeypatch):
+    monkeypatch.setitem(gate.KNOWN_SHORT, (TOY, 3, CHECKER), "was short once")
+    check = champion_checks(policies, players=[3])[1]
+    assert check.status == "PASS" and "remove the entry" in check.detail
+
+
+def test_the_committed_known_short_checks_are_champion_checks_of_registered_games():
+    import corruption_envs
+
+    for (game, n, bot), reason in gate.KNOWN_SHORT.items():
+        assert game in corruption_envs.list_games() and bot == gate.BEST_BOTS.get(game, gate.DEFAULT_BEST_BOT)
+        assert n in gate.claimed_counts(game, gate.champion_path(game, gate.REPO / "policies")) and reason
 
 
 def test_weaker_candidate_exits_non_zero_with_the_evidence(policies, tmp_path, capsys):
@@ -142,7 +230,8 @@ def test_search_report_is_one_line_per_champion_that_does_not_fail_the_gate(tmp_
     folder = tmp_path / "policies"
     toy_policy(folder / TOY / "champion.npz", CHECK)
     code = gate.main(["--games", TOY, "--policies", str(folder), "--deals", "4", "--workers", "1",
-                      "--baselines", CHECKER, "--search", "ismcts:16", "--search-deals", "3"])
+                      "--players", "3", "--best-bot", CHECKER, "--baselines", CHECKER, "--search", "ismcts:16",
+                      "--search-deals", "3"])
     out = capsys.readouterr().out.splitlines()
     lines = [line for line in out if "champion vs" in line]
     assert code == 1 and len(lines) == 2, lines
@@ -170,7 +259,8 @@ def test_the_guided_report_seats_the_champion_guiding_the_search(policies):
 
 def test_only_an_unguided_ismcts_search_gets_a_guided_report(policies, capsys):
     assert gate.main(["--games", TOY, "--policies", str(policies), "--deals", "30", "--workers", "1",
-                      "--baselines", "random", "--search", "pimc:2", "--search-deals", "1"]) == 0
+                      "--players", "3", "--best-bot", "random", "--baselines", "random", "--search", "pimc:2",
+                      "--search-deals", "1"]) == 0
     out = capsys.readouterr().out
     assert "champion vs pimc:2" in out and "guiding" not in out
 
@@ -180,7 +270,7 @@ def test_search_report_of_a_winning_champion_and_its_opt_out(policies, capsys):
     check = gate.report_search(TOY, policies, "ismcts:1", deals=3, seed=1, workers=1, players=3)
     assert check.status == "REPORT" and rank_points_of(check.detail) > 0.5, check.line()
     assert gate.main(["--games", TOY, "--policies", str(policies), "--deals", "30", "--workers", "1",
-                      "--baselines", "random", "--search", "none"]) == 0
+                      "--best-bot", "random", "--baselines", "random", "--search", "none"]) == 0
     assert "REPORT" not in capsys.readouterr().out
 
 
@@ -204,9 +294,40 @@ def test_corruption_candidates_meet_an_expert_field_by_default(capsys):
     assert code == 0 and "candidate vs champion (expert field)" in out and "mean diff +0.0000" in out
 
 
-def test_without_baselines_given_a_game_is_gated_against_its_own_list(policies, capsys, monkeypatch):
-    monkeypatch.setitem(gate.GAME_BASELINES, TOY, ("random", CHECKER))
+def test_without_bots_given_a_game_is_gated_against_its_best_bot_and_the_baselines(policies, capsys,
+                                                                                     monkeypatch):
+    monkeypatch.setitem(gate.BEST_BOTS, TOY, CHECKER)
+    monkeypatch.setattr(gate, "BASELINES", ("random", CHECKER))
     assert gate.main(["--games", TOY, "--policies", str(policies), "--deals", "6", "--workers", "1",
                       "--search", "none"]) == 0
-    lines = [line for line in capsys.readouterr().out.splitlines() if "champion vs" in line]
-    assert len(lines) == 2 and "champion vs random" in lines[0] and f"champion vs {CHECKER}" in lines[1], lines
+    lines = [line.split()[:7] for line in capsys.readouterr().out.splitlines() if "champion vs" in line]
+    assert [words[-3:] for words in lines] == [
+        ["random", "at", "3p"], [CHECKER, "at", "2p"], [CHECKER, "at", "3p"], [CHECKER, "at", "4p"]], lines
+
+
+def test_gate_looks_a_candidates_game_up_among_registered_games_only(tmp_path, capsys, monkeypatch):
+    # the file names 'os:system' and a champion sits at that game's path, so a gate that trusted the
+    # name would reach registry.import_attr and import os
+    import importlib
+
+    from corruption_envs import registry
+    from corruption_envs.policy import read_policy_file
+
+    real_import = importlib.import_module
+
+    def refuse(name, *args, **kwargs):
+        assert name != "os", "the gate imported a module named in a file"
+        return real_import(name, *args, **kwargs)
+
+    def no_import_attr(spec):
+        raise AssertionError(f"the gate passed {spec!r} from a file to import_attr")
+
+    policy = read_policy_file(toy_policy(tmp_path / "c.npz", RAISE))
+    policy.meta["game"] = "os:system"
+    candidate = policy.save(tmp_path / "candidate.npz")
+    toy_policy(tmp_path / "policies" / "os:system" / "champion.npz", RAISE)
+    monkeypatch.setattr(registry, "import_attr", no_import_attr)
+    monkeypatch.setattr(importlib, "import_module", refuse)
+    assert gate.main(["--candidate", str(candidate), "--policies", str(tmp_path / "policies"),
+                      "--deals", "2", "--workers", "1"]) == 2
+    one_line_error(capsys, str(candidate), "'os:system'", "not registered", "'corruption'", "'construction'")
