@@ -191,6 +191,19 @@ def test_selection_keeps_the_best_scoring_candidate(toy_yaml_path, tmp_path):
     assert policy.meta["timesteps"] == picked[0]["timesteps"] == results["policy_timesteps"]
 
 
+def test_selection_counts_one_bot_against_copies_when_eval_reverse_names_it(toy_yaml_path, tmp_path):
+    out = tmp_path / "picked"
+    assert main(["--config", str(toy_yaml_path), "--out", str(out), "--no-progress", "--set", "eval.select_from=2",
+                 "--set", "eval.select_games=30", "--set", "eval.reverse=[heuristic]"]) == 0
+    rows = json.loads((out / "results.json").read_text())["selection"]
+    picked = [r for r in rows if r["picked"]]
+    assert len(picked) == 1 and picked[0]["score"] == max(r["score"] for r in rows)
+    for r in rows:
+        assert 0 <= r["one_heuristic_vs_copies"] <= 1
+        assert r["score"] == pytest.approx(
+            (r["win_rate_vs_random"] + r["win_rate_vs_heuristic"] + 1 - r["one_heuristic_vs_copies"]) / 3)
+
+
 def test_a_run_with_a_prior_exports_it_and_resumes(toy_yaml_path, tmp_path):
     """subproc workers hold pool snapshots that carry the prior; resume rebuilds the PriorPolicy."""
     out = tmp_path / "prior"
