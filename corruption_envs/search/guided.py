@@ -18,11 +18,11 @@ rates, so the tree reaches the opponents' replies and the Phase III decisions.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from ..core import GameEnv, GameState
+from ..core import GameEnv
 from .ismcts import ISMCTSAgent, Node
 
 UNVISITED_VALUE = 0.5  # rank points average 1/2 at every player count
@@ -62,12 +62,12 @@ class GuidedISMCTSAgent(ISMCTSAgent):
     def _node(self, player: int) -> GuidedNode:
         return GuidedNode(player)
 
-    def _select(self, node: GuidedNode, state: GameState, player: int, mask: np.ndarray) -> int:
+    def _select(self, node: GuidedNode, player: int, mask: np.ndarray, observe: Callable[[], np.ndarray]) -> int:
         legal = np.flatnonzero(mask)
         if node.prior is None:
             # every action gets a weight, capped at the best legal one's and floored above zero:
             # in other determinizations other moves of this seat may be legal here
-            z = self.policy.logits_with_prior(self.view.env.rules.observe(state, player), mask)
+            z = self.policy.logits_with_prior(observe(), mask)
             node.prior = np.exp(np.clip(z - z[legal].max(), -30.0, 0.0))
         prior = node.prior[legal]
         prior = (prior / prior.sum()).tolist()
