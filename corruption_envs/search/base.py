@@ -159,7 +159,7 @@ class SearchAgent:
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         engine = self.uses_engine
         if engine:
-            self._ready_rows()
+            self.ready_engine()
         else:
             self.playout.reseed(self.rng)
         done = 0
@@ -176,8 +176,9 @@ class SearchAgent:
         self.last_iterations = done
         return self._choose(stats)
 
-    def _ready_rows(self) -> None:
-        """The engine rows and their playout, made once (their seeds from the bot's generator)."""
+    def ready_engine(self) -> None:
+        """Make the engine rows and their playout (once; their seeds from the bot's generator): the
+        first move on the engine does, a benchmark calls it first to time moves alone."""
         if self._rows is None:
             env = self.view.env
             self._rows = EngineRows(env.rules, self.wave, int(self.rng.integers(2**63)))
