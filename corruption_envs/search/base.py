@@ -16,7 +16,7 @@ from ..core import GameEnv, GameState, Rules
 from ..core.agents import use_rng
 from ..core.rewards import rank_points as points_of_rank, ranks
 from ..named_bots import named_bot
-from .waves import DEFAULT_WAVE, EngineRows, WavePlayout, engine_available
+from .waves import DEFAULT_WAVE, MIN_WAVES, EngineRows, WavePlayout, engine_available
 
 ROLLOUTS = ("random", "heuristic")
 
@@ -91,8 +91,9 @@ class SearchAgent:
     does (`_simulate`), what a wave of them does on the engine (`_simulate_wave`) and which move the
     statistics pick (`_choose`).
 
-    `engine`: True plays the simulations in waves of `wave` engine rows (the game needs a compiled
-    engine), False one game at a time on the rules, None (the default) the engine where the game has
+    `engine`: True plays the simulations in waves of up to `wave` engine rows, and at least MIN_WAVES
+    waves a move so that a small budget still grows its tree wave on wave (the game needs a compiled
+    engine); False one game at a time on the rules; None (the default) the engine where the game has
     one. On the engine a time limit is checked after each wave, so a move spends whole waves."""
 
     def __init__(
@@ -165,7 +166,7 @@ class SearchAgent:
         done = 0
         while done < self.simulations:
             if engine:
-                size = min(self.wave, self.simulations - done)
+                size = min(self.wave, -(-self.simulations // MIN_WAVES), self.simulations - done)
                 self._simulate_wave(stats, [self.view.determinize(truth, me, self.rng) for _ in range(size)], done)
             else:
                 size = 1

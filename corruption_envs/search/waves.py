@@ -26,7 +26,8 @@ from ..core import GameState, Rules
 from ..core.agents import use_rng
 from ..named_bots import named_bot
 
-DEFAULT_WAVE = 64  # rows stepped together: past ~64 the descent's spread costs more than it saves
+DEFAULT_WAVE = 64  # rows stepped together at most
+MIN_WAVES = 8  # waves a move at least: each wave's descents see the statistics of the waves before
 
 
 def engine_available(rules: Rules) -> bool:
