@@ -17,6 +17,7 @@ from .guided import GuidedISMCTSAgent
 from .ismcts import ISMCTSAgent
 from .pimc import PIMCAgent
 from .base import ROLLOUTS
+from .teacher import search_policy_targets
 
 SEARCHES = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 DEFAULT_SIMULATIONS = 200
@@ -66,4 +67,4 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None, engine: bool 
 
 
 __all__ = ["GuidedISMCTSAgent", "ISMCTSAgent", "PIMCAgent", "SEARCHES", "can_be_guided", "is_search_spec",
-           "search_agent"]
+           "search_agent", "search_policy_targets"]

@@ -80,8 +80,12 @@ class SeatView:
 
     def determinize(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
         """A state drawn from `player`'s information set, with fresh future chance from `rng`."""
-        seed = int(rng.integers(2**63))
-        return self.env.rules.resample_hidden(state, player, np.random.default_rng(seed))
+        return determinize(self.env.rules, state, player, rng)
+
+
+def determinize(rules: Rules, state: GameState, player: int, rng: np.random.Generator) -> GameState:
+    """A state drawn from `player`'s information set in `state`, with fresh future chance from `rng`."""
+    return rules.resample_hidden(state, player, np.random.default_rng(int(rng.integers(2**63))))
 
 
 class SearchAgent:

@@ -60,25 +60,9 @@ class ISMCTSAgent(SearchAgent):
         return Node(player)
 
     def _select(self, node: Node, player: int, mask: np.ndarray, observe: Callable[[], np.ndarray]) -> int:
-        """The move `player` makes at `node` in this determinization (an untried one first), after
-        counting the availability of the legal children (`observe()`: `player`'s observation there,
-        for a tree policy that reads it)."""
-        legal = np.flatnonzero(mask).tolist()
-        children = node.children
-        untried = [a for a in legal if a not in children]
-        for a in legal:
-            if a in children:
-                children[a].avail += 1
-        if untried:
-            return untried[self.rng.integers(len(untried))] if len(untried) > 1 else untried[0]
-        c = self.exploration
-        best, best_value = legal[0], -math.inf
-        for a in legal:
-            ch = children[a]
-            value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-            if value > best_value:
-                best, best_value = a, value
-        return best
+        """The move `player` makes at `node` in this determinization (`observe()`: `player`'s
+        observation there, for a tree policy that reads it)."""
+        return ucb_select(node, mask, self.rng, self.exploration)
 
     def _simulate_wave(self, root: Node, states: list[GameState], done: int) -> None:
         batch = self._rows.engine.batch
@@ -103,3 +87,23 @@ class ISMCTSAgent(SearchAgent):
         for n in path:
             n.visits += 1
             n.total += points[n.player]
+
+
+def ucb_select(node: Node, mask: np.ndarray, rng: np.random.Generator, exploration: float) -> int:
+    """The move at `node` for the legal `mask`: an untried one (drawn from `rng`) first, else UCB1 with
+    availability counts, after counting the availability of the legal children."""
+    legal = np.flatnonzero(mask).tolist()
+    children = node.children
+    untried = [a for a in legal if a not in children]
+    for a in legal:
+        if a in children:
+            children[a].avail += 1
+    if untried:
+        return untried[rng.integers(len(untried))] if len(untried) > 1 else untried[0]
+    best, best_value = legal[0], -math.inf
+    for a in legal:
+        ch = children[a]
+        value = ch.total / ch.visits + exploration * math.sqrt(math.log(ch.avail) / ch.visits)
+        if value > best_value:
+            best, best_value = a, value
+    return best
