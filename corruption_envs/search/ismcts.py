@@ -69,7 +69,9 @@ class ISMCTSAgent(SearchAgent):
         run_wave(self._rows, self._wave_playout, [root] * len(states), states, self.rng,
                  lambda node, row, player: self._select(node, player, batch.action_mask[row],
                                                         lambda: batch.observation[row].copy()),
-                 self._node)
+                 self._node, self._prepare)
+
+    _prepare = None  # a tree policy with priors evaluates them for a wave's nodes at once
 
     def _simulate(self, root: Node, state: GameState, done: int) -> None:
         rules = self.view.env.rules

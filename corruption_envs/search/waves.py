@@ -133,10 +133,13 @@ def run_wave(
     rng: np.random.Generator,
     select: Callable[[Any, int, int], int],
     new_node: Callable[[int], Any],
+    prepare: Callable[[list[Any], list[int]], None] | None = None,
 ) -> None:
     """One iteration per state: `states[i]` (a determinization) is loaded into row i and descends from
     `roots[i]` (rows may share a root) by `select(node, row, player) -> action`, adding one new node
-    (`new_node(player)`); then a playout to the game's end, and its rank points backed up."""
+    (`new_node(player)`); then a playout to the game's end, and its rank points backed up.
+    `prepare(nodes, rows)`, before each step's selections, sees every row's node at once (a guided
+    search evaluates its priors there in one call)."""
     from ..vector import WAIT
 
     engine, w = rows.engine, len(states)
@@ -149,6 +152,8 @@ def run_wave(
     while in_tree:
         actions[:] = WAIT
         staying = []
+        if prepare is not None:
+            prepare([nodes[row] for row in in_tree], in_tree)
         for row in in_tree:
             node, player = nodes[row], int(batch.current_player[row])
             action = select(node, row, player)

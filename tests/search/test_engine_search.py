@@ -117,3 +117,24 @@ def test_engine_false_searches_one_game_at_a_time():
     bot = ISMCTSAgent(env, seed=0, simulations=5, engine=False)
     assert not bot.uses_engine
     assert env.action_mask()[decide(bot, env)] and bot._rows is None
+
+
+def test_guided_engine_search_sets_priors_in_one_call_and_reads_nothing_hidden():
+    spec_file = "policies/corruption/champion.npz"
+    from corruption_envs.policy import load_policy
+    from corruption_envs.search import GuidedISMCTSAgent
+
+    decisions = 0
+    for k, env in enumerate(leak_points("corruption", games=1, every=13)):
+        if np.count_nonzero(env.action_mask()) < 2:
+            continue
+        twin = env.resample_hidden(env.agent_selection, seed=k)
+        mine, theirs = (GuidedISMCTSAgent(e, load_policy(spec_file, e, seed=k), seed=k, simulations=9,
+                                          engine=True, wave=4) for e in (env, twin))
+        calls = []
+        logits = mine.policy.logits
+        mine.policy.logits = lambda x: calls.append(np.ndim(x)) or logits(x)
+        assert decide(mine, env) == decide(theirs, twin)
+        assert calls and all(d == 2 for d in calls)  # batched: never one observation at a time
+        decisions += 1
+    assert decisions > 3
