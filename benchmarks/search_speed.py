@@ -5,6 +5,7 @@ strength at an equal number of simulations.
     python -m benchmarks.search_speed --spec ismcts:200 --decisions 2 --games corruption
     python -m benchmarks.search_speed --spec 'ismcts:700@policies/{game}/champion.npz'   # guided
     python -m benchmarks.search_speed --strength --deals 48 --spec ismcts:100
+    python -m benchmarks.search_speed --breakdown             # where the engine path's time goes
 
 Speed: the same bot spec and seed on both paths (`engine=False`, `engine=True`), timed on the same
 positions, the first `--decisions` decisions of player_0 (with a choice to make) in a 4-player game
@@ -18,6 +19,8 @@ seat; the difference of their rank points per deal goes into a paired t-test (be
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import time
 from typing import Any, Sequence
 
@@ -78,6 +81,34 @@ def speed(spec: str, games: Sequence[str], decisions: int) -> None:
         print(f"{game:<14}{one:>12.0f}{eng:>12.0f}{eng / one:>8.1f}x  ({verdict} the {target:.0f}x target)")
 
 
+# where the engine path's time goes: (label, the function's file suffix, its name)
+PARTS = (("resample_hidden", "hidden.py", "resample_hidden"), ("engine load", "", "load"),
+         ("engine step", "engine.py", "step"), ("playouts", "waves.py", "run"))
+
+
+def breakdown(spec: str, games: Sequence[str], decisions: int) -> None:
+    """The share of the engine path's time in each of PARTS (cProfile's cumulative time)."""
+    print(f"share of the engine path's time, {spec} (cProfile, cumulative; the parts overlap)")
+    for game in games:
+        envs = positions(game, decisions)
+        profile = cProfile.Profile(time.process_time)  # CPU time, as the total
+        total = 0.0
+        for k, env in enumerate(envs):
+            bot = search_agent(spec.format(game=game), env, seed=k, engine=True)
+            bot.ready_engine()
+            seen = env.observe(env.agent_selection)
+            start = time.process_time()
+            profile.runcall(bot.act, seen["observation"], seen["action_mask"])
+            total += time.process_time() - start
+        stats = pstats.Stats(profile).stats  # (file, line, name) -> (calls, _, tottime, cumtime, _)
+        shares = []
+        for label, suffix, name in PARTS:
+            cum = sum(v[3] for (f, _, n), v in stats.items() if n == name and f.endswith(suffix)
+                      and "corruption_envs" in f)
+            shares.append(f"{label} {cum / total:.0%}")
+        print(f"{game:<14}" + ", ".join(shares))
+
+
 def searcher_points(game: str, spec: str, deal: int, engine: bool) -> float:
     """Rank points of the searcher (seat deal % 4) in the game seeded `deal` among heuristics."""
     env = corruption_envs.env(game, num_players=PLAYERS)
@@ -117,11 +148,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
     parser.add_argument("--decisions", type=int, default=2, help="positions timed per game (default 2)")
     parser.add_argument("--strength", action="store_true", help="the paired strength test instead of speed")
+    parser.add_argument("--breakdown", action="store_true", help="where the engine path's time goes")
     parser.add_argument("--deals", type=int, default=48, help="deals per game of the strength test")
     args = parser.parse_args(argv)
     one_blas_thread()
     if args.strength:
         strength(args.spec, args.games, args.deals)
+    elif args.breakdown:
+        breakdown(args.spec, args.games, args.decisions)
     else:
         speed(args.spec, args.games, args.decisions)
 

@@ -20,3 +20,10 @@ def test_the_strength_test_reports_a_paired_test_per_game(capsys):
     search_speed.main(["--strength", "--deals", "2", "--spec", "ismcts:2", "--games", "corruption"])
     rows = capsys.readouterr().out.splitlines()
     assert len(rows) == 2 and rows[1].startswith("corruption") and "over 2 deals" in rows[1]
+
+
+def test_the_breakdown_names_each_part_per_game(capsys):
+    search_speed.main(["--breakdown", "--spec", "ismcts:3", "--decisions", "1", "--games", "construction"])
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 2 and rows[1].startswith("construction")
+    assert all(label in rows[1] for label, _, _ in search_speed.PARTS)
