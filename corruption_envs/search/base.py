@@ -182,11 +182,13 @@ class SearchAgent:
         return self._choose(stats)
 
     def ready_engine(self) -> None:
-        """Make the engine rows and their playout (once; their seeds from the bot's generator): the
-        first move on the engine does, a benchmark calls it first to time moves alone."""
+        """Make the engine rows and their playout (once): the first move on the engine does, a
+        benchmark calls it first to time moves alone."""
         if self._rows is None:
             env = self.view.env
-            self._rows = EngineRows(env.rules, self.wave, int(self.rng.integers(2**63)))
+            # the engine's own deals are never read (every row plays a loaded determinization), so its
+            # seed is fixed: a reseeded bot then plays as a fresh one seeded alike
+            self._rows = EngineRows(env.rules, self.wave, seed=0)
             self._wave_playout = WavePlayout(env, self.playout.policy, self.rng)
         self._wave_playout.reseed(self.rng)
 

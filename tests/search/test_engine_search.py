@@ -138,3 +138,12 @@ def test_guided_engine_search_sets_priors_in_one_call_and_reads_nothing_hidden()
         assert calls and all(d == 2 for d in calls)  # batched: never one observation at a time
         decisions += 1
     assert decisions > 3
+
+
+def test_a_reseeded_engine_bot_plays_as_a_fresh_one():
+    env = corruption_envs.env("construction", num_players=4)
+    env.reset(seed=2)
+    used = ISMCTSAgent(env, seed=1, simulations=12, engine=True, wave=4)
+    decide(used, env)  # makes and uses its engine rows
+    used.seed(5)
+    assert decide(used, env) == decide(ISMCTSAgent(env, seed=5, simulations=12, engine=True, wave=4), env)
