@@ -2,7 +2,8 @@
 
 Specs (see `corruption_envs.bots.make_agent`): `ismcts`, `ismcts:400`, `ismcts:400:heuristic`,
 `pimc:200`, `pimc:200:heuristic`: the algorithm, simulations a move, and the playout policy
-(random by default). `ismcts:400@policies/corruption/champion.npz` is ISMCTS guided by a policy
+(random by default). Where the game has a compiled engine (numba installed) the simulations run in
+waves of engine rows (`waves.py`), else one game at a time on the rules. `ismcts:400@policies/corruption/champion.npz` is ISMCTS guided by a policy
 file's move probabilities (PUCT, `guided.py`).
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .guided import GuidedISMCTSAgent
 from .ismcts import ISMCTSAgent
 from .pimc import PIMCAgent
 from .base import ROLLOUTS
+from .teacher import search_policy_targets
 
 SEARCHES = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 DEFAULT_SIMULATIONS = 200
@@ -35,9 +37,11 @@ def can_be_guided(spec: str) -> bool:
     return "@" not in spec and spec.split(":", 1)[0] == GUIDED
 
 
-def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
+def search_agent(spec: str, env: GameEnv, seed: int | None = None, engine: bool | None = None) -> Any:
     """The search bot a spec names; ValueError naming the fault and the form otherwise (and
-    PolicyFileError for a guiding policy file that does not load)."""
+    PolicyFileError for a guiding policy file that does not load). `engine`: where it plays its
+    simulations (`SearchAgent`): None the batched engine where the game has one, False one game at a
+    time, True the engine or a ValueError."""
     spec, guide = spec.split("@", 1) if "@" in spec else (spec, None)
     name, *rest = spec.split(":")
     if len(rest) > 2:
@@ -52,7 +56,7 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
         raise ValueError(
             f"agent spec {spec!r}: rollout {rollout!r} is not one of {ROLLOUTS}; use {SPEC_FORM}"
         )
-    budget = {"simulations": int(sims), "rollout": rollout}
+    budget = {"simulations": int(sims), "rollout": rollout, "engine": engine}
     if guide is None:
         return SEARCHES[name](env, seed=seed, **budget)
     if name != GUIDED:
@@ -63,4 +67,4 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None) -> Any:
 
 
 __all__ = ["GuidedISMCTSAgent", "ISMCTSAgent", "PIMCAgent", "SEARCHES", "can_be_guided", "is_search_spec",
-           "search_agent"]
+           "search_agent", "search_policy_targets"]

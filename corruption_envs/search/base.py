@@ -1,7 +1,9 @@
 """What the searches share: the seat's view of its env, determinizations, playouts, the budget loop.
 
 Search runs on the rules level (`rules.resample_hidden`, `rules.apply`), the same calls that
-`GameEnv.resample_hidden` and `GameEnv.clone` wrap, without building an env per simulation.
+`GameEnv.resample_hidden` and `GameEnv.clone` wrap, without building an env per simulation; where
+the game has a compiled engine (numba installed), determinizations are played in waves of engine
+rows instead (`waves.py`).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from ..core import GameEnv, GameState, Rules
 from ..core.agents import use_rng
 from ..core.rewards import rank_points as points_of_rank, ranks
 from ..named_bots import named_bot
+from .waves import DEFAULT_WAVE, MIN_WAVES, EngineRows, WavePlayout, engine_available
 
 ROLLOUTS = ("random", "heuristic")
 
@@ -77,15 +80,25 @@ class SeatView:
 
     def determinize(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
         """A state drawn from `player`'s information set, with fresh future chance from `rng`."""
-        seed = int(rng.integers(2**63))
-        return self.env.rules.resample_hidden(state, player, np.random.default_rng(seed))
+        return determinize(self.env.rules, state, player, rng)
+
+
+def determinize(rules: Rules, state: GameState, player: int, rng: np.random.Generator) -> GameState:
+    """A state drawn from `player`'s information set in `state`, with fresh future chance from `rng`."""
+    return rules.resample_hidden(state, player, np.random.default_rng(int(rng.integers(2**63))))
 
 
 class SearchAgent:
     """What every search bot shares: a seeded generator, the playout, and the loop that spends
     `simulations` determinizations a move, or fewer when `time_limit` seconds of wall time run out
     first (then the move also depends on the machine's speed). Subclasses say what one simulation
-    does (`_simulate`) and which move the statistics pick (`_choose`)."""
+    does (`_simulate`), what a wave of them does on the engine (`_simulate_wave`) and which move the
+    statistics pick (`_choose`).
+
+    `engine`: True plays the simulations in waves of up to `wave` engine rows, and at least MIN_WAVES
+    waves a move so that a small budget still grows its tree wave on wave (the game needs a compiled
+    engine); False one game at a time on the rules; None (the default) the engine where the game has
+    one. On the engine a time limit is checked after each wave, so a move spends whole waves."""
 
     def __init__(
         self,
@@ -94,17 +107,39 @@ class SearchAgent:
         simulations: int = 200,
         rollout: str = "random",
         time_limit: float | None = None,
+        engine: bool | None = None,
+        wave: int = DEFAULT_WAVE,
     ) -> None:
         if simulations < 1:
             raise ValueError(f"simulations={simulations}: give at least 1 simulation a move")
         if time_limit is not None and time_limit < 0:
             raise ValueError(f"time_limit={time_limit}: give a number of seconds >= 0, or None")
+        if wave < 1:
+            raise ValueError(f"wave={wave}: give at least 1 engine row a wave")
         self.view = SeatView(env)
         self.simulations = simulations
         self.time_limit = time_limit
         self.rng = np.random.default_rng(seed)
         self.playout = Playout(self.view.env, rollout, self.rng)
         self.last_iterations = 0  # simulations run for the last move (for tests and reports)
+        self.wave = wave
+        self._engine_choice = engine
+        self._check_engine()
+        self._rows: EngineRows | None = None  # made at the first move on the engine, then reused
+        self._wave_playout: WavePlayout | None = None
+
+    @property
+    def uses_engine(self) -> bool:
+        """Whether this bot plays its simulations on the batched engine."""
+        return self._engine_choice is not False and engine_available(self.view.env.rules)
+
+    def _check_engine(self) -> None:
+        if self._engine_choice and not engine_available(self.view.env.rules):
+            raise ValueError(
+                f"engine=True: {self.view.env.rules.name!r} has no compiled engine here (it needs numba, "
+                "pip install corruption-envs[vector], and a game in corruption_envs.vector.ENGINES); "
+                "pass engine=None to search one game at a time where there is none"
+            )
 
     def seed(self, seed: int | None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -113,6 +148,8 @@ class SearchAgent:
         """Play in `env` from now on (for callers that build the bot before the env it plays in)."""
         self.view = SeatView(env)
         self.playout = Playout(self.view.env, self.playout.policy, self.rng)
+        self._check_engine()
+        self._rows = self._wave_playout = None
         self.seed(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -123,17 +160,40 @@ class SearchAgent:
         if legal.size == 1:
             self.last_iterations = 0
             return int(legal[0])
-        self.playout.reseed(self.rng)
         stats = self._new_stats(me, legal)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        engine = self.uses_engine
+        if engine:
+            self.ready_engine()
+        else:
+            self.playout.reseed(self.rng)
         done = 0
         while done < self.simulations:
-            self._simulate(stats, self.view.determinize(truth, me, self.rng), done)
-            done += 1
+            if engine:
+                size = min(self.wave, -(-self.simulations // MIN_WAVES), self.simulations - done)
+                self._simulate_wave(stats, [self.view.determinize(truth, me, self.rng) for _ in range(size)], done)
+            else:
+                size = 1
+                self._simulate(stats, self.view.determinize(truth, me, self.rng), done)
+            done += size
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.last_iterations = done
         return self._choose(stats)
+
+    def ready_engine(self) -> None:
+        """Make the engine rows and their playout (once): the first move on the engine does, a
+        benchmark calls it first to time moves alone."""
+        if self._rows is None:
+            env = self.view.env
+            # the engine's own deals are never read (every row plays a loaded determinization), so its
+            # seed is fixed: a reseeded bot then plays as a fresh one seeded alike
+            self._rows = EngineRows(env.rules, self.wave, seed=0)
+            self._wave_playout = WavePlayout(env, self.playout.policy, self.rng)
+        self._wave_playout.reseed(self.rng)
+
+    def _simulate_wave(self, stats: Any, states: list[GameState], done: int) -> None:
+        raise NotImplementedError
 
     def _new_stats(self, me: int, legal: np.ndarray) -> Any:
         raise NotImplementedError

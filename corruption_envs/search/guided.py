@@ -18,11 +18,11 @@ rates, so the tree reaches the opponents' replies and the Phase III decisions.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from ..core import GameEnv, GameState
+from ..core import GameEnv
 from .ismcts import ISMCTSAgent, Node
 
 UNVISITED_VALUE = 0.5  # rank points average 1/2 at every player count
@@ -62,13 +62,29 @@ class GuidedISMCTSAgent(ISMCTSAgent):
     def _node(self, player: int) -> GuidedNode:
         return GuidedNode(player)
 
-    def _select(self, node: GuidedNode, state: GameState, player: int, mask: np.ndarray) -> int:
+    def _prepare(self, nodes: list[GuidedNode], rows: list[int]) -> None:
+        """On the engine: the priors of a wave's nodes that have none yet, from one batched evaluation
+        of the policy on their rows' observations."""
+        fresh: dict[int, tuple[GuidedNode, int]] = {}  # node -> the first row at it, whose observation sets it
+        for node, row in zip(nodes, rows):
+            if node.prior is None:
+                fresh.setdefault(id(node), (node, row))
+        if not fresh:
+            return
+        batch = self._rows.engine.batch
+        at = np.array([row for _, row in fresh.values()], np.int64)
+        observations, masks = batch.observation[at], batch.action_mask[at]
+        z = self.policy.logits(observations)
+        moves = self.policy.prior_moves(observations, masks)
+        if moves is not None:
+            z[np.arange(len(at)), moves] += self.policy.prior_weight
+        for k, (node, _) in enumerate(fresh.values()):
+            node.prior = _prior(z[k], masks[k])
+
+    def _select(self, node: GuidedNode, player: int, mask: np.ndarray, observe: Callable[[], np.ndarray]) -> int:
         legal = np.flatnonzero(mask)
         if node.prior is None:
-            # every action gets a weight, capped at the best legal one's and floored above zero:
-            # in other determinizations other moves of this seat may be legal here
-            z = self.policy.logits_with_prior(self.view.env.rules.observe(state, player), mask)
-            node.prior = np.exp(np.clip(z - z[legal].max(), -30.0, 0.0))
+            node.prior = _prior(self.policy.logits_with_prior(observe(), mask), mask)
         prior = node.prior[legal]
         prior = (prior / prior.sum()).tolist()
         legal = legal.tolist()
@@ -87,3 +103,9 @@ class GuidedISMCTSAgent(ISMCTSAgent):
             if value > best_value:
                 best, best_value = a, value
         return best
+
+
+def _prior(z: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Every action's weight from its logit, capped at the best legal one's and floored above zero: in
+    other determinizations other moves of this seat may be legal at the node."""
+    return np.exp(np.clip(z - z[np.flatnonzero(mask)].max(), -30.0, 0.0))

@@ -2,7 +2,8 @@
 
 Each simulation draws a determinization from the acting seat's information set, plays one of its
 legal moves (round robin, so every move gets the same share of the budget) and finishes the game
-with the playout policy. The move with the best mean rank points is played. No tree: the moves after
+with the playout policy (on the batched engine, a wave of them at once: `waves.play_firsts`). The
+move with the best mean rank points is played. No tree: the moves after
 the first are all the playout's, so it cannot plan a sequence of its own sub-decisions.
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 
 from ..core import GameState
 from .base import SearchAgent
+from .waves import play_firsts
 
 
 class PIMCAgent(SearchAgent):
@@ -25,6 +27,13 @@ class PIMCAgent(SearchAgent):
         self.view.env.rules.apply(state, int(legal[k]))
         totals[k] += self.playout.run(state)[me]
         counts[k] += 1
+
+    def _simulate_wave(self, stats: tuple, states: list[GameState], done: int) -> None:
+        me, legal, totals, counts = stats
+        ks = (done + np.arange(len(states))) % legal.size
+        points = play_firsts(self._rows, self._wave_playout, states, legal[ks], self.rng)
+        np.add.at(totals, ks, [p[me] for p in points])
+        np.add.at(counts, ks, 1)
 
     def _choose(self, stats: tuple) -> int:
         _, legal, totals, counts = stats

@@ -90,12 +90,13 @@ def test_the_simulation_budget_is_spent_exactly():
 
 
 @pytest.mark.parametrize("search", [ISMCTSAgent, PIMCAgent])
-def test_a_spent_time_limit_stops_the_search_after_one_simulation(search):
+@pytest.mark.parametrize("engine, wave", [(False, 1), (True, 8)])
+def test_a_spent_time_limit_stops_the_search_after_one_simulation_or_wave(search, engine, wave):
     env = corruption_envs.env("corruption")
     env.reset(seed=3)
-    bot = search(env, seed=0, simulations=10**9, time_limit=0.0)
+    bot = search(env, seed=0, simulations=10**9, time_limit=0.0, engine=engine, wave=wave)
     assert env.action_mask()[decide(bot, env)]
-    assert bot.last_iterations == 1
+    assert bot.last_iterations == wave
 
 
 def test_specs_give_the_budget_and_playout_asked_for():

@@ -1,0 +1,179 @@
+"""Search iterations in waves on a batched engine: W determinizations in W engine rows, stepped together.
+
+A wave draws W determinizations of the searching seat's information set (`rules.resample_hidden`,
+the same draw as the one-game path) and loads them into the rows of a compiled engine (`vector`). The
+tree descent then moves every row one decision per engine step: each row picks its move in its own
+determinization (the search's `_select`, reading the row's action mask and acting seat) and the rows
+that have left the tree, or whose game ended, wait (`vector.WAIT`). Each descent counts a visit on
+every node it passes at once (a virtual loss: the node's mean falls until the playout's points are
+added), so the W descents of a wave spread over the tree as W sequential ones would. Playouts then
+run for every row together until each row's game ends: random moves drawn in one compiled pass
+(`vector.sampling.random_legal`) or the heuristic bot's `act_batch`. The engine reports ranks on the
+step a game ends (and deals a new game in that row, which then waits), from which the rank points
+of every seat are backed up.
+
+Needs numba (the engines); `engine_available(rules)` says whether a game can be searched this way.
+"""
+from __future__ import annotations
+
+import importlib.util
+import inspect
+from typing import Any, Callable
+
+import numpy as np
+
+from ..core import GameState, Rules
+from ..core.agents import use_rng
+from ..named_bots import named_bot
+
+DEFAULT_WAVE = 64  # rows stepped together at most
+MIN_WAVES = 8  # waves a move at least: each wave's descents see the statistics of the waves before
+
+
+def engine_available(rules: Rules) -> bool:
+    """Whether `rules`' game has a compiled batched engine here (numba installed, the game registered)."""
+    if importlib.util.find_spec("numba") is None:
+        return False
+    from ..vector import ENGINES
+
+    return rules.name in ENGINES and type(rules).__module__.startswith("corruption_envs.")
+
+
+class EngineRows:
+    """A compiled engine of `width` rows playing `rules`' game at its player count and options, made once
+    and reused for every wave and move."""
+
+    def __init__(self, rules: Rules, width: int, seed: int) -> None:
+        from ..vector import make
+
+        options = {k: v for k, v in rules.config.items() if k not in ("num_players", "illegal_action")}
+        self.engine = make(rules.name, width, num_players=rules.num_players, seed=seed, engine="compiled",
+                           **options)
+        self.engine.reset()
+        self.width = width
+        self.num_players = rules.num_players
+        # an engine whose chance lives outside the rules state (Construction's stream) takes its seed
+        self._takes_chance_seed = "chance_seed" in inspect.signature(self.engine.load).parameters
+
+    def load(self, states: list[GameState], rng: np.random.Generator) -> None:
+        """Rows 0.. play on from `states`; an engine with its own chance stream draws its seed from `rng`."""
+        load = self.engine.load
+        for row, state in enumerate(states):
+            if self._takes_chance_seed:
+                load(row, state, chance_seed=int(rng.integers(2**63)))
+            else:
+                load(row, state)
+
+    def points(self, row: int) -> list[float]:
+        """Rank points per seat of the game that ended in `row` on the last step."""
+        n = self.num_players
+        return [(n - r) / (n - 1) for r in self.engine.batch.ranks[row, :n].tolist()]
+
+
+class WavePlayout:
+    """Plays rows of an `EngineRows` to the ends of their games, every row with one rollout policy."""
+
+    def __init__(self, env: Any, policy: str, rng: np.random.Generator) -> None:
+        self.policy = policy
+        self.rng = rng
+        self.bot = named_bot("heuristic", env, 0) if policy == "heuristic" else None
+
+    def reseed(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        if self.bot is not None:
+            use_rng(self.bot, rng)
+
+    def run(self, rows: EngineRows, playing: np.ndarray, points: list[Any]) -> None:
+        """Step until no row in `playing` (bool, one per engine row) has a game on; on the step a row's
+        game ends, `points[row]` gets its rank points and the row waits from then on."""
+        from ..vector import WAIT
+        from ..vector.sampling import random_legal
+
+        engine, batch = rows.engine, rows.engine.batch
+        playing = playing.copy()
+        actions = np.empty(rows.width, np.int64)
+        while playing.any():
+            if self.bot is None:
+                random_legal(batch.action_mask, self.rng, out=actions)
+            else:
+                live = np.flatnonzero(playing)
+                actions[live] = self.bot.act_batch(batch.observation[live], batch.action_mask[live])
+            actions[~playing] = WAIT
+            batch = engine.step(actions)
+            for row in np.flatnonzero(batch.terminated & playing).tolist():
+                points[row] = rows.points(row)
+                playing[row] = False
+
+
+def play_firsts(rows: EngineRows, playout: WavePlayout, states: list[GameState], firsts: np.ndarray,
+                rng: np.random.Generator) -> list[list[float]]:
+    """Rank points per seat of each `states[i]` (a determinization, loaded into row i) played on from
+    the move `firsts[i]` to its end by the playout."""
+    from ..vector import WAIT
+
+    w = len(states)
+    rows.load(states, rng)
+    actions = np.full(rows.width, WAIT, np.int64)
+    actions[:w] = firsts
+    batch = rows.engine.step(actions)
+    points: list[Any] = [None] * rows.width
+    for row in np.flatnonzero(batch.terminated[:w]).tolist():
+        points[row] = rows.points(row)
+    playing = np.zeros(rows.width, bool)
+    playing[:w] = [p is None for p in points[:w]]
+    playout.run(rows, playing, points)
+    return points[:w]
+
+
+def run_wave(
+    rows: EngineRows,
+    playout: WavePlayout,
+    roots: list[Any],
+    states: list[GameState],
+    rng: np.random.Generator,
+    select: Callable[[Any, int, int], int],
+    new_node: Callable[[int], Any],
+    prepare: Callable[[list[Any], list[int]], None] | None = None,
+) -> None:
+    """One iteration per state: `states[i]` (a determinization) is loaded into row i and descends from
+    `roots[i]` (rows may share a root) by `select(node, row, player) -> action`, adding one new node
+    (`new_node(player)`); then a playout to the game's end, and its rank points backed up.
+    `prepare(nodes, rows)`, before each step's selections, sees every row's node at once (a guided
+    search evaluates its priors there in one call)."""
+    from ..vector import WAIT
+
+    engine, w = rows.engine, len(states)
+    rows.load(states, rng)
+    batch = engine.batch
+    nodes, paths = list(roots), [[] for _ in range(w)]
+    points: list[Any] = [None] * rows.width
+    in_tree = list(range(w))
+    actions = np.full(rows.width, WAIT, np.int64)
+    while in_tree:
+        actions[:] = WAIT
+        staying = []
+        if prepare is not None:
+            prepare([nodes[row] for row in in_tree], in_tree)
+        for row in in_tree:
+            node, player = nodes[row], int(batch.current_player[row])
+            action = select(node, row, player)
+            child = node.children.get(action)
+            if child is None:  # a new node: one an iteration, then the playout
+                node.children[action] = child = new_node(player)
+            else:
+                staying.append(row)
+            child.visits += 1  # counted now (a virtual loss until the points come)
+            paths[row].append(child)
+            nodes[row] = child
+            actions[row] = action
+        batch = engine.step(actions)
+        for row in np.flatnonzero(batch.terminated[:w]).tolist():
+            points[row] = rows.points(row)
+        in_tree = [row for row in staying if points[row] is None]
+    playing = np.zeros(rows.width, bool)
+    playing[:w] = [p is None for p in points[:w]]
+    playout.run(rows, playing, points)
+    for row in range(w):
+        got = points[row]
+        for node in paths[row]:
+            node.total += got[node.player]
