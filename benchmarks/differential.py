@@ -24,7 +24,6 @@ from corruption_envs.core.rewards import ranks, terminal_rewards
 from corruption_envs.core.rules import GameState, Rules
 from corruption_envs.registry import game_module, make_env
 from corruption_envs.vector import WAIT, VectorEngine, engine_class, list_games
-from corruption_envs.vector.construction import ChanceStream
 
 PLAYS = ("random", "heuristic")
 Chooser = Callable[[int, np.ndarray, np.ndarray], int]  # (num_players, observation, mask) -> action
@@ -51,28 +50,11 @@ def _load_copy(engine: VectorEngine, row: int, state: GameState) -> GameState:
     return engine.rules[state.n].copy_state(state)
 
 
-def _deal_on_stream(engine: VectorEngine, row: int) -> GameState:
-    """The AEC deal of the row's seed, its chance of play from the row's own stream."""
-    twin = _numpy_deal(engine, row)
-    twin.rng = ChanceStream(int(engine.game_seeds[row]))
-    return twin
-
-
-def _load_on_stream(engine: VectorEngine, row: int, state: GameState) -> GameState:
-    """The position with the row's stream (seeded by the row's game seed) as its chance on both sides."""
-    twin = engine.rules[state.n].copy_state(state)
-    chance_seed = int(engine.game_seeds[row])
-    twin.rng = ChanceStream(chance_seed)
-    engine.load(row, twin, chance_seed)
-    return twin
-
-
-# corruption and corruptia replay numpy's Generator in their kernels; construction draws the chance of
-# play from a splitmix64 stream per row (corruption_envs/vector/construction.py)
+# every engine replays numpy's Generator in its kernels, the deal and the chance of play alike
 TWINS: dict[str, Twin] = {
     "corruption": Twin(_numpy_deal, _load_copy),
     "corruptia": Twin(_numpy_deal, _load_copy),
-    "construction": Twin(_deal_on_stream, _load_on_stream),
+    "construction": Twin(_numpy_deal, _load_copy),
 }
 
 
