@@ -159,7 +159,8 @@ class _Ledgers:
         self.full = (1 << (sum(b for kind, _, b, _ in ledger if kind == INCOME) + 1)) - 1
         self.rows = [[i for i, (kind, a, b, _) in enumerate(ledger) if a == q or (kind == GIFT and b == q)]
                      for q in range(n)]
-        self.gifts_of = [[i for i in self.rows[q] if i in set(hidden)] for q in range(n)]
+        secret = set(hidden)
+        self.gifts_of = [[i for i in self.rows[q] if i in secret] for q in range(n)]
 
     def prune(self, domain: dict[int, tuple[int, ...]], players: set[int]) -> bool:
         """Drop from `domain` (in place) every amount with which the giver's or the receiver's ledger
