@@ -6,9 +6,11 @@ Every row of the compiled engine has an AEC twin: a state of the game's rules ho
 the same chance (`TWINS`, the one thing that differs by game). Both sides play the same actions, chosen
 from the AEC side (uniformly random legal ones, or the game's HeuristicAgent); before every action the
 engine's player count, seat on turn, mask and observation (float32, bit for bit) must be the AEC's, and
-after it the terminated flag, and at a game's end its rewards, scores and ranks. The first difference
-raises AssertionError naming the row, the decision, the player count and the observation feature by its
-layout name. With no --game every game of `corruption_envs.vector.list_games()` is compared at its whole
+after it the terminated flag, and at a game's end its rewards, scores and ranks. Rows wait
+(`vector.WAIT`) at random decisions (`--wait`), as the training rollout's do, and must stay as they
+were. The first difference raises AssertionError naming the row, the decision, the player count and
+what differs: the mask, the terminated flag, the rewards, scores or ranks, or the observation feature
+by its layout name. With no --game every game of `corruption_envs.vector.list_games()` is compared at its whole
 player range.
 """
 from __future__ import annotations
@@ -24,7 +26,6 @@ from corruption_envs.core.rewards import ranks, terminal_rewards
 from corruption_envs.core.rules import GameState, Rules
 from corruption_envs.registry import game_module, make_env
 from corruption_envs.vector import WAIT, VectorEngine, engine_class, list_games
-from corruption_envs.vector.construction import ChanceStream
 
 PLAYS = ("random", "heuristic")
 Chooser = Callable[[int, np.ndarray, np.ndarray], int]  # (num_players, observation, mask) -> action
@@ -51,28 +52,11 @@ def _load_copy(engine: VectorEngine, row: int, state: GameState) -> GameState:
     return engine.rules[state.n].copy_state(state)
 
 
-def _deal_on_stream(engine: VectorEngine, row: int) -> GameState:
-    """The AEC deal of the row's seed, its chance of play from the row's own stream."""
-    twin = _numpy_deal(engine, row)
-    twin.rng = ChanceStream(int(engine.game_seeds[row]))
-    return twin
-
-
-def _load_on_stream(engine: VectorEngine, row: int, state: GameState) -> GameState:
-    """The position with the row's stream (seeded by the row's game seed) as its chance on both sides."""
-    twin = engine.rules[state.n].copy_state(state)
-    chance_seed = int(engine.game_seeds[row])
-    twin.rng = ChanceStream(chance_seed)
-    engine.load(row, twin, chance_seed)
-    return twin
-
-
-# corruption and corruptia replay numpy's Generator in their kernels; construction draws the chance of
-# play from a splitmix64 stream per row (corruption_envs/vector/construction.py)
+# every engine replays numpy's Generator in its kernels, the deal and the chance of play alike
 TWINS: dict[str, Twin] = {
     "corruption": Twin(_numpy_deal, _load_copy),
     "corruptia": Twin(_numpy_deal, _load_copy),
-    "construction": Twin(_deal_on_stream, _load_on_stream),
+    "construction": Twin(_numpy_deal, _load_copy),
 }
 
 
@@ -157,34 +141,46 @@ def check_step(engine: VectorEngine, row: int, rules: Rules, twin: GameState, de
 
 # --- the drivers -------------------------------------------------------------------------------------
 def compare_games(game: str, num_games: int, num_players: int | Sequence[int], seed: int,
-                  play: str = "random", num_envs: int = 64, **config: Any) -> int:
+                  play: str = "random", num_envs: int = 64, wait: float = 0.0, **config: Any) -> int:
     """Play `num_games` games both ways (`num_players`: one count, or counts a batch mixes), every row
-    on until it has ended a game; returns the decisions compared."""
+    on until it has ended a game, each row waiting (`vector.WAIT`) at a decision with chance `wait`;
+    returns the decisions compared."""
     engine = engine_class(game)(min(num_envs, num_games), num_players=num_players, seed=seed, **config)
     engine.reset()
     deal = TWINS[game].dealt
     twins = [deal(engine, row) for row in range(engine.num_envs)]
     choose = chooser(game, play, engine.player_counts, seed, **config)
-    return _play(engine, twins, choose, num_games, lambda row: deal(engine, row))
+    return _play(engine, twins, choose, num_games, lambda row: deal(engine, row), _waits(wait, seed))
 
 
 def compare_positions(game: str, states: Sequence[GameState], seed: int, play: str = "random",
-                      **config: Any) -> int:
+                      wait: float = 0.0, **config: Any) -> int:
     """Load each AEC state (built with `config`) into a row of one engine and play every one of those
-    games on to its end both ways; returns the decisions compared."""
+    games on to its end both ways (rows waiting with chance `wait`); returns the decisions compared."""
     counts = sorted({s.n for s in states})
     engine = engine_class(game)(len(states), num_players=counts, seed=seed, **config)
     engine.reset()
     load = TWINS[game].loaded
     twins = [load(engine, row, s) for row, s in enumerate(states)]
     choose = chooser(game, play, counts, seed, **config)
-    return _play(engine, twins, choose, len(states), lambda row: None)
+    return _play(engine, twins, choose, len(states), lambda row: None, _waits(wait, seed))
+
+
+def _waits(chance: float, seed: int) -> Callable[[], bool]:
+    """Whether a row waits at this decision, as the training rollout's rows do when their seat's
+    policy is elsewhere: with probability `chance`, seeded."""
+    if not 0.0 <= chance < 1.0:
+        raise ValueError(f"wait={chance}: a chance in [0, 1)")
+    rng = np.random.default_rng(seed + 1)
+    return lambda: chance > 0.0 and rng.random() < chance
 
 
 def _play(engine: VectorEngine, twins: list[GameState | None], choose: Chooser, num_games: int,
-          next_twin: Callable[[int], GameState | None]) -> int:
+          next_twin: Callable[[int], GameState | None], waits: Callable[[], bool]) -> int:
     """Step the engine and the twins with the same actions until `num_games` games have ended and every
-    row has ended one; a row whose next twin is None waits. Returns the decisions compared."""
+    row has ended one; a row whose next twin is None waits, and any row when `waits()` says so (its
+    twin then does not move, and the engine row must show the same decision again). Returns the
+    decisions compared."""
     rows = range(engine.num_envs)
     decision = np.zeros(engine.num_envs, np.int64)  # decisions so far in each row's game
     ended_one = np.zeros(engine.num_envs, bool)
@@ -198,6 +194,9 @@ def _play(engine: VectorEngine, twins: list[GameState | None], choose: Chooser, 
                 continue
             rules = engine.rules[twin.n]
             obs, mask = check_decision(engine, row, rules, twin, int(decision[row]))
+            if waits():
+                actions[row] = WAIT
+                continue
             actions[row] = choose(twin.n, obs, mask)
             rules.apply(twin, int(actions[row]))
             compared += 1
@@ -205,6 +204,10 @@ def _play(engine: VectorEngine, twins: list[GameState | None], choose: Chooser, 
         for row in rows:
             twin = twins[row]
             if twin is None:
+                continue
+            if actions[row] == WAIT:
+                assert not engine._batch.terminated[row] and not engine._batch.rewards[row].any(), \
+                    f"{where(row, int(decision[row]), twin.n)}: a waiting row ended or was rewarded"
                 continue
             decision[row] += 1
             if check_step(engine, row, engine.rules[twin.n], twin, int(decision[row])):
@@ -223,13 +226,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--play", choices=PLAYS, default="random")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--envs", type=int, default=64)
+    parser.add_argument("--wait", type=float, default=0.2, help="chance a row waits at a decision")
     args = parser.parse_args(argv)
     for game in args.game:
         rules = engine_class(game).rules_class
         counts = args.players or list(range(rules.min_players, rules.max_players + 1))
         start = time.process_time()
         try:
-            decisions = compare_games(game, args.games, counts, args.seed, args.play, args.envs)
+            decisions = compare_games(game, args.games, counts, args.seed, args.play, args.envs, args.wait)
         except AssertionError as mismatch:
             sys.exit(f"{game}: {mismatch}")
         print(f"{game}: {args.games} games, {decisions} decisions: engine and AEC agree "

@@ -9,7 +9,6 @@ that opponent's cash was last revealed; `replay` rebuilds all of it from the led
 from __future__ import annotations
 
 from .state import GIFT, INCOME, PAYMENT, REVEAL, State
-from .tables import GIFT_AMOUNTS
 
 
 def income(s: State, p: int, amount: int) -> None:
@@ -72,12 +71,10 @@ def _apply(s: State, entry: tuple[int, int, int, int], secret: bool) -> None:
         _known_now(s, a, b)
 
 
-def replay(s: State, ledger: list, secret: bool, redraw: frozenset = frozenset(), rng=None) -> bool:
-    """Rebuild the cash fields of `s` from `ledger`; False if the ledger contradicts itself (a gift
-    larger than the giver's cash, a payment that took a different amount, a wrong revealed cash).
-
-    The gifts at the indices in `redraw` get a new amount, uniform among those the giver could
-    afford at that moment (drawn from `rng`); the ledger kept in `s` is the redrawn one."""
+def replay(s: State, ledger: list, secret: bool) -> bool:
+    """Rebuild the cash fields of `s` from `ledger` (kept as `s.ledger`); False if the ledger
+    contradicts itself (a gift larger than the giver's cash, a payment that took a different amount,
+    a wrong revealed cash)."""
     n = s.n
     s.cash = [0] * n
     s.pub_cash = [0] * n
@@ -86,16 +83,10 @@ def replay(s: State, ledger: list, secret: bool, redraw: frozenset = frozenset()
     s.gift_amt = [[0] * (2 * n) for _ in range(n)]
     cash = s.cash
     out = []
-    for i, entry in enumerate(ledger):
+    for entry in ledger:
         kind, a, b, c = entry
         if kind == GIFT:
-            if i in redraw:
-                affordable = [x for x in GIFT_AMOUNTS if x <= cash[a]]
-                if not affordable:
-                    return False
-                c = affordable[int(rng.random() * len(affordable))]
-                entry = (GIFT, a, b, c)
-            elif c > cash[a]:
+            if c > cash[a]:
                 return False
         elif kind == PAYMENT and c != min(b, cash[a]):
             return False

@@ -274,17 +274,16 @@ class ConstructionPlay(Rules):
     def roll_dice(self, s: State, p: int) -> tuple[int, int, int]:
         """Seat p rolls one die per Corruption on its contracts: (dice, red dice, logos).
 
-        White dice show a logo on 1 face of 6, black (Deep Merde) on 2, red (Red Alert) on 3."""
+        White dice show a logo on 1 face of 6, black (Deep Merde) on 2, red (Red Alert) on 3. Each die
+        is one `rng.integers(DIE_FACES)` (a logo on its lowest faces), red dice first: draws the
+        batched engine replays from the same Generator, so a seed plays one game on both."""
         dice = sum(s.corruption[c] for c in range(C) if s.owner[c] == p)
         red = 0
         if s.red[p]:
             red = min(dice, s.contracts_of(p)) if self.red_per_contract else dice
         base = BLACK if s.merde[p] else WHITE
-        logos = 0
-        if red:
-            logos += int(s.rng.binomial(red, LOGO_FACES[RED] / DIE_FACES))
-        if dice - red:
-            logos += int(s.rng.binomial(dice - red, LOGO_FACES[base] / DIE_FACES))
+        logos = int((s.rng.integers(DIE_FACES, size=red) < LOGO_FACES[RED]).sum())
+        logos += int((s.rng.integers(DIE_FACES, size=dice - red) < LOGO_FACES[base]).sum())
         return dice, red, logos
 
     def _roll(self, s: State) -> None:

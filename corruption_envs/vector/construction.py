@@ -3,21 +3,15 @@
 The rules are those of `corruption_envs/construction/` (rules.py, cards.py, money.py), rewritten over
 flat arrays; the observation and the mask are the AEC encoding (observer.py, `legal_mask`) bit for bit.
 
-Chance. The deal (the contract stack, the investigation deck, the First Player roll) is drawn from
-`np.random.default_rng(seed)` exactly as `rules.new_game` draws it, replayed inside the kernel (the
-deal kernels below), so every row starts the very game the AEC env deals from the same seed
-(`engine.game_seeds[i]`; `queue_deals` meets the AEC env's deals). The chance of play (the logos of
-the investigation dice, Cut & Paste's random card, the reshuffle of the discard pile) draws from a
-splitmix64 stream per row, seeded with the same game seed. `ChanceStream(seed)` is that stream as the
-generator the AEC rules call during play (`integers`, `binomial`, `permutation`, built on the kernels'
-own draw functions), so
-
-    state = rules.new_game(np.random.default_rng(seed)); state.rng = ChanceStream(seed)
-
-is game i of the engine decision for decision (tests/vector/test_construction.py holds the two to
-each other). Logos are rolled die by die (a logo when a d6 shows one of the die's logo faces), the
-binomial the rules ask for. An AEC env's own game (numpy's generator all through) shares the deal and
-parts from it at the first chance of play.
+Chance. Every draw of a game, the deal (the contract stack, the investigation deck, the First Player
+roll) and the chance of play (the investigation dice, Cut & Paste's random card, the reshuffle of the
+discard pile), comes from the game's numpy Generator, `np.random.default_rng(engine.game_seeds[i])`,
+which each row carries on in the kernels (`numpy_rng`: SeedSequence, PCG64, `integers`,
+`permutation`) and draws from in the order the rules draw. So row i plays, die for die, the AEC game
+`rules.new_game(np.random.default_rng(engine.game_seeds[i]))`, the game `env().reset(seed)` plays
+for the seed `queue_deals` gave the row (tests/vector/test_construction.py and
+tests/vector/test_construction_seeds.py hold the two to each other). `load(row, state)` copies an AEC
+state with its Generator's state, so a crafted or determinized position goes on with the same dice.
 
 The game tables, the action layout and the observation offsets reach the kernels as an argument (one
 int64 vector at the G_ offsets), never as compiled-in globals, so an edit of the values in tables.py,
@@ -38,7 +32,9 @@ from ..construction.tables import (
     BIG_PAPA, CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, RED_ALERT, REVENUE_QUEBEC, SNITCH, SPIC_N_SPAN,
 )
 from ..core.errors import NotResetError
+from . import numpy_rng
 from .compiled import CompiledEngine
+from .corruptia import pcg64_words
 from .outcome import write_outcome
 
 # compiled once and cached; integer % and // without the zero-division check (no divisor is ever 0)
@@ -212,215 +208,40 @@ def _game_table(config: dict[str, Any], reward_code: int) -> np.ndarray:
     return tab
 
 
-# --- chance: one splitmix64 stream per row ------------------------------------------------------------
-@_kernel
-def _next_u64(rng, i):  # pragma: no cover - compiled
-    z = rng[i] + np.uint64(0x9E3779B97F4A7C15)
-    rng[i] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
+# --- chance: the game's numpy Generator, carried on in its row (numpy_rng) ---------------------------
 @_kernel
 def _below(rng, i, k):  # pragma: no cover - compiled
-    """A uniform integer in [0, k) (k < 2**32) from row i's stream."""
-    return np.int64(((_next_u64(rng, i) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
+    """Generator.integers(k) from row i's Generator (k < 2**32); k == 1 draws nothing, as in numpy."""
+    if k == 1:
+        return np.int64(0)
+    return numpy_rng.integers(rng[i], k)
 
 
 @_kernel
 def _permute(rng, i, out, k):  # pragma: no cover - compiled
-    """out[:k] = a uniform permutation of 0..k-1 (Fisher-Yates from the top)."""
-    for j in range(k):
-        out[j] = j
-    for j in range(k - 1, 0, -1):
-        r = _below(rng, i, j + 1)
-        t = out[j]
-        out[j] = out[r]
-        out[r] = t
+    """out[:k] = row i's Generator.permutation(k)."""
+    numpy_rng.permutation_into(rng[i], out[:k])
 
 
 @_kernel
 def _logos(rng, i, dice, faces, die_faces):  # pragma: no cover - compiled
-    """Logos on `dice` dice that show a logo on `faces` of their `die_faces` faces."""
+    """Logos on `dice` dice that show a logo on `faces` of their `die_faces` faces: one
+    Generator.integers(die_faces) per die, a logo below `faces` (rules.roll_dice)."""
     hits = 0
     for _ in range(dice):
-        if _below(rng, i, die_faces) < faces:
+        if numpy_rng.integers(rng[i], die_faces) < faces:
             hits += 1
     return hits
 
 
-class ChanceStream:
-    """A row's chance stream of play as the generator the AEC rules call (`state.rng`): the same draws.
-
-    Offers only the calls the construction rules make once the game is dealt.
-    """
-
-    def __init__(self, seed: int) -> None:
-        self.state = np.array([seed], np.uint64)
-
-    def integers(self, high: int) -> int:
-        """A uniform integer in [0, high) (cards.cut_and_paste's random card)."""
-        return int(_below(self.state, 0, int(high)))
-
-    def binomial(self, n: int, p: float) -> int:
-        """Logos on n dice that show one on a fraction p of their faces (rules.roll_dice)."""
-        faces = round(p * tables.DIE_FACES)
-        if abs(faces / tables.DIE_FACES - p) > 1e-12:
-            raise ValueError(f"binomial({n}, {p}): the engine rolls dice, p must be a multiple of "
-                             f"1/{tables.DIE_FACES}")
-        return int(_logos(self.state, 0, int(n), faces, tables.DIE_FACES))
-
-    def permutation(self, k: int) -> np.ndarray:
-        """A uniform permutation of range(k) (cards.draw's reshuffle)."""
-        out = np.empty(k, np.int64)
-        _permute(self.state, 0, out, int(k))
-        return out
-
-
-# --- the deal: numpy's default_rng(seed), in a kernel -------------------------------------------------
-# rules.new_game draws the stack's order, the deck's order and the First Player roll from
-# np.random.default_rng(seed); these kernels replay exactly those draws (SeedSequence's hash, PCG64's
-# 128-bit LCG as two uint64 halves, Generator.permutation's interval rejection and integers' Lemire
-# method), so no Python runs per new game. tests/vector/test_construction.py holds them to numpy.
-_M32 = np.uint64(0xFFFFFFFF)
-_SS_INIT_A, _SS_MULT_A = np.uint64(0x43B0D7E5), np.uint64(0x931E8875)
-_SS_INIT_B, _SS_MULT_B = np.uint64(0x8B51F9DD), np.uint64(0x58F38DED)
-_SS_MIX_L, _SS_MIX_R, _SS_SHIFT = np.uint64(0xCA01F9DD), np.uint64(0x4973F715), np.uint64(16)
-_PCG_MULT_HI, _PCG_MULT_LO = np.uint64(0x2360ED051FC65DA4), np.uint64(0x4385DF649FCCF645)
-# a generator: [state hi, state lo, increment hi, increment lo, has a buffered uint32, that uint32]
-_GEN_SIZE = 6
-
-
-@_kernel
-def _mulhi(a, b):  # pragma: no cover - compiled
-    """The high 64 bits of the 128-bit product a * b."""
-    a0, a1 = a & _M32, a >> np.uint64(32)
-    b0, b1 = b & _M32, b >> np.uint64(32)
-    p01, p10 = a0 * b1, a1 * b0
-    mid = ((a0 * b0) >> np.uint64(32)) + (p01 & _M32) + (p10 & _M32)
-    return a1 * b1 + (p01 >> np.uint64(32)) + (p10 >> np.uint64(32)) + (mid >> np.uint64(32))
-
-
-@_kernel
-def _pcg_step(gen):  # pragma: no cover - compiled
-    """state = state * MULT + inc (mod 2**128)."""
-    hi, lo = gen[0], gen[1]
-    new_hi = _mulhi(lo, _PCG_MULT_LO) + hi * _PCG_MULT_LO + lo * _PCG_MULT_HI
-    new_lo = lo * _PCG_MULT_LO
-    lo = new_lo + gen[3]
-    gen[0] = new_hi + gen[2] + (np.uint64(1) if lo < new_lo else np.uint64(0))
-    gen[1] = lo
-
-
-@_kernel
-def _pcg_next64(gen):  # pragma: no cover - compiled
-    _pcg_step(gen)
-    x = gen[0] ^ gen[1]
-    r = gen[0] >> np.uint64(58)
-    return (x >> r) | (x << ((np.uint64(64) - r) & np.uint64(63)))
-
-
-@_kernel
-def _pcg_next32(gen):  # pragma: no cover - compiled
-    if gen[4]:
-        gen[4] = 0
-        return gen[5]
-    v = _pcg_next64(gen)
-    gen[4] = 1
-    gen[5] = v >> np.uint64(32)
-    return v & _M32
-
-
-@_kernel
-def _ss_hashmix(value, hc):  # pragma: no cover - compiled
-    value ^= hc
-    hc = (hc * _SS_MULT_A) & _M32
-    value = (value * hc) & _M32
-    return value ^ (value >> _SS_SHIFT), hc
-
-
-@_kernel
-def _seed_generator(gen, seed):  # pragma: no cover - compiled
-    """gen = PCG64(SeedSequence(seed)) for 0 <= seed < 2**64, as np.random.default_rng(seed)."""
-    entropy = np.zeros(2, np.uint64)
-    entropy[0], entropy[1] = seed & _M32, seed >> np.uint64(32)
-    words = 2 if entropy[1] else 1
-    pool = np.zeros(4, np.uint64)
-    hc = _SS_INIT_A
-    for i in range(4):
-        pool[i], hc = _ss_hashmix(entropy[i] if i < words else np.uint64(0), hc)
-    for src in range(4):
-        for dst in range(4):
-            if src != dst:
-                mixed, hc = _ss_hashmix(pool[src], hc)
-                r = (_SS_MIX_L * pool[dst] - _SS_MIX_R * mixed) & _M32
-                pool[dst] = r ^ (r >> _SS_SHIFT)
-    state = np.zeros(4, np.uint64)  # generate_state(4, uint64): 8 words, low word first
-    hb = _SS_INIT_B
-    for i in range(8):
-        v = pool[i % 4] ^ hb
-        hb = (hb * _SS_MULT_B) & _M32
-        v = (v * hb) & _M32
-        v ^= v >> _SS_SHIFT
-        state[i // 2] |= v << np.uint64(32 * (i % 2))
-    gen[0], gen[1] = np.uint64(0), np.uint64(0)  # pcg64 srandom: inc = seq << 1 | 1, step, += init, step
-    gen[2] = (state[2] << np.uint64(1)) | (state[3] >> np.uint64(63))
-    gen[3] = (state[3] << np.uint64(1)) | np.uint64(1)
-    gen[4], gen[5] = np.uint64(0), np.uint64(0)
-    _pcg_step(gen)
-    lo = gen[1] + state[1]
-    gen[0] = gen[0] + state[0] + (np.uint64(1) if lo < gen[1] else np.uint64(0))
-    gen[1] = lo
-    _pcg_step(gen)
-
-
-@_kernel
-def _np_interval(gen, top):  # pragma: no cover - compiled
-    """Generator's random_interval: uniform in [0, top] by masked rejection (top < 2**32)."""
-    if top == 0:
-        return 0
-    mask = np.uint64(top)
-    for shift in (1, 2, 4, 8, 16):
-        mask |= mask >> np.uint64(shift)
-    while True:
-        v = _pcg_next32(gen) & mask
-        if v <= np.uint64(top):
-            return np.int64(v)
-
-
-@_kernel
-def _np_permutation(gen, out, k):  # pragma: no cover - compiled
-    """out[:k] = Generator.permutation(k)."""
-    for j in range(k):
-        out[j] = j
-    for j in range(k - 1, 0, -1):
-        r = _np_interval(gen, j)
-        t = out[j]
-        out[j] = out[r]
-        out[r] = t
-
-
-@_kernel
-def _np_below(gen, k):  # pragma: no cover - compiled
-    """Generator.integers(0, k) for int64 (k < 2**32): Lemire's method on 32-bit draws."""
-    k64 = np.uint64(k)
-    m = _pcg_next32(gen) * k64
-    if (m & _M32) < k64:
-        threshold = (_M32 - (k64 - np.uint64(1))) % k64
-        while (m & _M32) < threshold:
-            m = _pcg_next32(gen) * k64
-    return np.int64(m >> np.uint64(32))
-
-
 @_kernel
 def _deal(tab, seed, n, out, gen):  # pragma: no cover - compiled
-    """What `rules.new_game(np.random.default_rng(seed))` draws, in its order, into `out`: the
-    stack's order (C), the deck's permutation (D) and the First Player (the highest two-dice total,
-    the tied highest rolling again)."""
-    _seed_generator(gen, np.uint64(seed))
-    _np_permutation(gen, out, C)
-    _np_permutation(gen, out[C:], D)
+    """What `rules.new_game(np.random.default_rng(seed))` draws, in its order, into `out`, with `gen`
+    (numpy_rng.GENERATOR_SIZE words) becoming that Generator: the stack's order (C), the deck's
+    permutation (D) and the First Player (the highest two-dice total, the tied highest rolling again)."""
+    numpy_rng.seed_generator(gen, seed)
+    numpy_rng.permutation_into(gen, out[:C])
+    numpy_rng.permutation_into(gen, out[C:C + D])
     rolling = np.ones(n, np.bool_)
     totals = np.zeros(n, np.int64)
     while True:
@@ -429,7 +250,7 @@ def _deal(tab, seed, n, out, gen):  # pragma: no cover - compiled
             if rolling[p]:
                 totals[p] = 0
                 for _ in range(tab[G_SETUP_DICE]):
-                    totals[p] += 1 + _np_below(gen, tab[G_DIE_FACES])
+                    totals[p] += 1 + numpy_rng.integers(gen, tab[G_DIE_FACES])
                 best = max(best, totals[p])
         left = 0
         for p in range(n):
@@ -1118,11 +939,9 @@ def _write_decision(st, tab, fr, i, obs, mask, cur, scratch):  # pragma: no cove
 def _start_kernel(st, rng, games, counts, seeds, tab, fr, obs, mask, cur):  # pragma: no cover - compiled
     scratch = np.zeros((3, P + 1), np.int64)
     dealt = np.zeros(C + D + 1, np.int64)
-    gen = np.zeros(_GEN_SIZE, np.uint64)
     for j in range(len(games)):
         i = games[j]
-        _deal(tab, seeds[j], counts[j], dealt, gen)
-        rng[i] = np.uint64(seeds[j])
+        _deal(tab, seeds[j], counts[j], dealt, rng[i])  # the row plays on with the deal's Generator
         _new_game(st[i], tab, counts[j], dealt)
         _write_decision(st, tab, fr, i, obs, mask, cur, scratch)
 
@@ -1157,7 +976,8 @@ def _step_kernel(st, rng, actions, tab, fr, obs, mask, cur, rewards, terminated,
 
 # --- the engine --------------------------------------------------------------------------------------
 class ConstructionEngine(CompiledEngine):
-    """B games of Construction & Corruption; game i's chance is `ChanceStream(engine.game_seeds[i])`."""
+    """B games of Construction & Corruption; game i's chance, deal and dice, is
+    `np.random.default_rng(engine.game_seeds[i])`."""
 
     rules_class = ConstructionRules
 
@@ -1165,7 +985,7 @@ class ConstructionEngine(CompiledEngine):
         self._game = _game_table(self.config, self.reward_code)
         self._fractions = fractions(int(observer.MONEY_SCALE))
         self._rows = np.zeros((self.num_envs, ROW_SIZE), np.int16)
-        self._chance = np.zeros(self.num_envs, np.uint64)
+        self._chance = np.zeros((self.num_envs, numpy_rng.GENERATOR_SIZE), np.uint64)
 
     def _start(self, games: np.ndarray) -> None:
         counts = self._deal_counts(games)
@@ -1182,10 +1002,10 @@ class ConstructionEngine(CompiledEngine):
         if ended.size:
             self._start(ended)
 
-    def load(self, row: int, state: State, chance_seed: int | None = None) -> None:
-        """Play on from the AEC game `state` (a position a rule test built) in `row`; its chance from
-        here is `ChanceStream(chance_seed)` (by default the row's game seed): give the AEC state
-        `state.rng = ChanceStream(chance_seed)` to play the same game on both."""
+    def load(self, row: int, state: State) -> None:
+        """Play on from the AEC game `state` (a position a rule test built, a search's determinized
+        state) in `row`, its chance drawn on from the state of `state.rng` (numpy's PCG64): the row
+        and a copy of `state` roll the same dice."""
         if not self._started:
             raise NotResetError("load() fills a row of a running batch: call reset() first")
         if state.n not in self.player_counts:
@@ -1193,10 +1013,9 @@ class ConstructionEngine(CompiledEngine):
                              "players: make it with num_players including that count")
         if state.phase == OVER:
             raise ValueError("the game is over: load a game that still has a decision to make")
-        if chance_seed is None:
-            chance_seed = int(self.game_seeds[row])
+        self._chance[row] = pcg64_words(state.rng)
         self._rows[row] = _row_of(state)
-        self._chance[row] = np.uint64(chance_seed)
+        self.game_seeds[row] = -1  # dealt elsewhere, not from a seed of this engine
         b = self._batch
         b.num_players[row] = state.n
         _write_decision(self._rows, self._game, self._fractions, row, b.observation, b.action_mask,

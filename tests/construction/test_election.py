@@ -57,16 +57,18 @@ def test_a_tie_for_the_most_votes_fails_cancels_city_and_festival_and_investigat
 
 def test_a_majority_for_the_outsider_mayor_starts_an_investigation():
     rules, s = fresh(4, 5)
+    give_cards(s, 2, SNITCH)  # a card in hand: the investigation's card round waits for it, whatever the dice
     pass_placing(rules, s)
     vote(rules, s, {0: 4, 1: 4, 2: 4, 3: 1})
-    assert s.last_mayor == -1 and s.investigated and sum(s.keys) == 0
+    assert s.last_mayor == -1 and s.investigated and s.phase == CARDS and sum(s.keys) == 0
 
 
 def test_the_outsider_tied_for_most_also_fails():
     rules, s = fresh(4, 6)
+    give_cards(s, 2, SNITCH)
     pass_placing(rules, s)
     vote(rules, s, {0: 4, 1: 4, 2: 1, 3: 1})
-    assert s.last_mayor == -1 and s.investigated
+    assert s.last_mayor == -1 and s.investigated and s.phase == CARDS
 
 
 def test_vote_secrecy_a_cast_vote_never_shows_in_another_seat_observation():

@@ -112,7 +112,7 @@ def test_faq_deep_merde_and_red_alert_dice_effects_remain_for_the_rest_of_the_ga
 
 
 def test_la_greve_does_nothing():
-    rules, s = in_investigation(4, 7, [(0, LA_GREVE)])
+    rules, s = in_investigation(4, 7, [(0, LA_GREVE), (1, LA_GREVE)])  # seat 1's card keeps the round on
     while s.actor != 0:
         act(rules, s, codec.PASS)
     t = s.copy()
@@ -122,7 +122,7 @@ def test_la_greve_does_nothing():
 
 
 def test_revenue_quebec_counts_two_players_money_and_adds_corruption_to_their_contracts():
-    rules, s = in_investigation(4, 8, [(0, REVENUE_QUEBEC)])
+    rules, s = in_investigation(4, 8, [(0, REVENUE_QUEBEC), (3, LA_GREVE)])  # the round goes on after it
     while s.actor != 0:
         act(rules, s, codec.PASS)
     s.cash[1] += 7  # money the table does not know about
@@ -379,12 +379,14 @@ def test_faq_multiple_deep_merde_cards_add_corruption_each_time():
 
 
 def test_faq_card_corruption_remains_until_the_contract_is_completed():
-    rules, s = in_investigation(3, 24, [(0, SNITCH)])
+    rules, s = in_investigation(3, 24, [(0, SNITCH), (2, LA_GREVE)])  # seat 2's card: no roll yet
     while s.actor != 0:
         act(rules, s, codec.PASS)
     c = contracts_of(s, 1)[0]
     act(rules, s, codec.SNITCH + codec.pair_index(1, 2))
     added = s.corruption[c]
+    assert s.phase == CARDS
+    pass_cards(rules, s)
     pay_fixed(rules, s)
     assert s.turn == 1 and s.corruption[c] == added + 1  # kept, plus the 1998 Corruption
     s.workers[c][0] += 2  # completed at the next Extraction: its Corruption goes

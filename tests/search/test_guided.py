@@ -10,7 +10,7 @@ from corruption_envs.bots import make_agent
 from corruption_envs.core import PolicyFileError
 from corruption_envs.policy import load_policy
 from corruption_envs.search import GuidedISMCTSAgent, ISMCTSAgent
-from tests.test_contract import CANONICAL_CONFIG, GAMES, leak_points
+from tests.test_contract import GAMES, leak_points
 
 CHAMPION = "policies/{}/champion.npz"
 
@@ -25,7 +25,7 @@ def test_guided_search_decides_alike_from_states_the_seat_cannot_tell_apart(game
     # the prior is read from observations in determinizations, never from the true state
     spec = f"ismcts:6@{CHAMPION.format(game)}"
     decisions = changed = 0
-    for k, env in enumerate(leak_points(game, games=2, every=9, **CANONICAL_CONFIG.get(game, {}))):
+    for k, env in enumerate(leak_points(game, games=2, every=9)):
         if np.count_nonzero(env.action_mask()) < 2:
             continue
         twin = env.resample_hidden(env.agent_selection, seed=k)

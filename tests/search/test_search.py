@@ -10,7 +10,7 @@ from corruption_envs.bots import make_agent
 from corruption_envs.evaluation import evaluate
 from corruption_envs.search import ISMCTSAgent, PIMCAgent
 from tests.core.toy import ToyEnv
-from tests.test_contract import CANONICAL_CONFIG, GAMES, leak_points
+from tests.test_contract import GAMES, leak_points
 
 RAISE = 1  # the toy game's dominant move: a chip more never lowers your final key
 
@@ -25,7 +25,7 @@ def decide(bot, env):
 def test_search_decides_alike_from_states_the_seat_cannot_tell_apart(game, spec):
     # the twin differs in everything the acting seat cannot see; a bot that read it would differ
     decisions = changed = 0
-    for k, env in enumerate(leak_points(game, games=2, every=9, **CANONICAL_CONFIG.get(game, {}))):
+    for k, env in enumerate(leak_points(game, games=2, every=9)):
         agent = env.agent_selection
         if np.count_nonzero(env.action_mask()) < 2:
             continue

@@ -1,7 +1,7 @@
 """The batched Construction engine is the AEC rules: the same games, decision by decision.
 
-Each game is dealt from the same seed on both sides and then draws its chance of play from the row's
-stream (`ChanceStream`), and the same action is fed to both; benchmarks/differential.py
+Each game is dealt from the same seed on both sides, its dice and cards drawn on from that seed's numpy
+Generator on both, and the same action is fed to both; benchmarks/differential.py
 compares every observation, mask and player, and every end's rewards, scores and ranks.
 """
 from __future__ import annotations
@@ -20,8 +20,10 @@ from corruption_envs.construction.tables import (  # noqa: E402
     SPIC_N_SPAN,
 )
 from corruption_envs.construction import ConstructionRules  # noqa: E402
+from corruption_envs.vector import numpy_rng  # noqa: E402
+from corruption_envs.vector.corruptia import pcg64_words  # noqa: E402
 from corruption_envs.vector.construction import (  # noqa: E402
-    _GEN_SIZE, C, D, G_DECK_CARDS, ChanceStream, ConstructionEngine, _deal, _game_table,
+    C, D, G_DECK_CARDS, ConstructionEngine, _deal, _game_table,
 )
 from tests.construction.helpers import (  # noqa: E402
     finish_turn, fresh, give_cards, pass_placing, to_investigation, vote,
@@ -144,27 +146,18 @@ def test_investigation_gifts_positions_with_the_option():
 # --- the pieces the comparison rests on --------------------------------------------------------------
 @pytest.mark.parametrize("n", COUNTS)
 def test_the_kernel_deals_what_new_game_draws_from_numpy(n):
-    """The stack, deck and First Player of every new row are rules.new_game(default_rng(seed))'s."""
+    """The stack, deck, First Player and Generator after the deal of every new row are
+    rules.new_game(default_rng(seed))'s."""
     rules = ConstructionRules(ConstructionRules.make_config(num_players=n))
     tab = _game_table(rules.config, 0)
-    dealt, gen = np.zeros(C + D + 1, np.int64), np.zeros(_GEN_SIZE, np.uint64)
+    dealt, gen = np.zeros(C + D + 1, np.int64), np.zeros(numpy_rng.GENERATOR_SIZE, np.uint64)
     for seed in [*range(60), 2**32 - 1, 2**32, 2**62 + 5, 2**63 - 1]:
         _deal(tab, seed, n, dealt, gen)
         s = rules.new_game(np.random.default_rng(seed))
         assert s.first == dealt[-1], seed
         assert s.deck == [tab[G_DECK_CARDS + j] for j in dealt[C: C + D]], seed
         assert s.stack == [c for c in dealt[:C] if s.owner[c] < 0], seed
-
-
-def test_the_chance_stream_is_the_rows_stream_and_draws_what_the_rules_ask():
-    a, b = ChanceStream(7), ChanceStream(7)
-    draws = [a.integers(5) for _ in range(50)]
-    assert draws == [b.integers(5) for _ in range(50)] and set(draws) == set(range(5))
-    assert sorted(a.permutation(45).tolist()) == list(range(45))
-    rolls = [a.binomial(60, 3 / 6) for _ in range(200)]
-    assert 25 < np.mean(rolls) < 35 and a.binomial(0, 1 / 6) == 0
-    with pytest.raises(ValueError, match="multiple of 1/6"):
-        a.binomial(3, 0.3)
+        assert gen.tolist() == pcg64_words(s.rng).tolist(), seed  # the row rolls on from here
 
 
 def test_a_difference_is_reported_by_row_decision_and_layout_name():
