@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core.errors import ResampleError
 from . import money
 from .state import GIFT, INCOME, PAYMENT, VOTE, State
 from .tables import CARD_COUNTS, GIFT_AMOUNTS
@@ -89,7 +90,7 @@ def _redraw_gifts(t: State, me: int, rng: np.random.Generator) -> None:
     assert money.replay(t, ledger, True)
 
 
-class NoConsistentAmounts(RuntimeError):
+class NoConsistentAmounts(ResampleError):
     """The search for secret gift amounts found none within its budget."""
 
 

@@ -3,7 +3,7 @@ from .actions import ActionBlock, ActionLayout
 from .aec import GameEnv, make_env_class, parallel_env_fn
 from .agents import Agent, RandomAgent
 from .config import Option, int_range
-from .errors import GameOverError, IllegalActionError, IllegalActionWarning, NotResetError, PolicyFileError
+from .errors import GameOverError, IllegalActionError, IllegalActionWarning, NotResetError, PolicyFileError, ResampleError
 from .events import EVERYONE, EventLog
 from .layout import Layout
 from .rules import GameState, Rules
@@ -33,6 +33,7 @@ __all__ = [
     "NotResetError",
     "Option",
     "PolicyFileError",
+    "ResampleError",
     "RandomAgent",
     "Rules",
     "copy_rng",

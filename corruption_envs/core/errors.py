@@ -22,3 +22,8 @@ class NotResetError(GameOverError):
 
 class PolicyFileError(ValueError):
     """An exported policy file is corrupt or does not match the env it is loaded for."""
+
+
+class ResampleError(RuntimeError):
+    """A draw of the hidden information from a seat's information set found no consistent state within
+    its budget; a fresh draw (another generator) may still find one."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import GameEnv, GameState, Rules
+from ..core import GameEnv, GameState, ResampleError, Rules
 from ..core.agents import use_rng
 from ..core.rewards import rank_points as points_of_rank, ranks
 from ..named_bots import named_bot
@@ -83,9 +83,22 @@ class SeatView:
         return determinize(self.env.rules, state, player, rng)
 
 
+RESAMPLE_TRIES = 4  # fresh draws before a ResampleError reaches the caller
+
+
 def determinize(rules: Rules, state: GameState, player: int, rng: np.random.Generator) -> GameState:
-    """A state drawn from `player`'s information set in `state`, with fresh future chance from `rng`."""
-    return rules.resample_hidden(state, player, np.random.default_rng(int(rng.integers(2**63))))
+    """A state drawn from `player`'s information set in `state`, with fresh future chance from `rng`.
+    A draw that finds no consistent state (Construction's tangled secret gifts, rarely) is drawn again
+    from `rng`: a retry reads nothing the seat cannot see, where a fallback to the truth would."""
+    def draw() -> GameState:
+        return rules.resample_hidden(state, player, np.random.default_rng(int(rng.integers(2**63))))
+
+    for _ in range(RESAMPLE_TRIES - 1):
+        try:
+            return draw()
+        except ResampleError:
+            pass
+    return draw()  # the last try's error reaches the caller
 
 
 class SearchAgent:

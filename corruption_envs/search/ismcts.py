@@ -66,7 +66,7 @@ class ISMCTSAgent(SearchAgent):
 
     def _simulate_wave(self, root: Node, states: list[GameState], done: int) -> None:
         batch = self._rows.engine.batch
-        run_wave(self._rows, self._wave_playout, [root] * len(states), states, self.rng,
+        run_wave(self._rows, self._wave_playout, [root] * len(states), states,
                  lambda node, row, player: self._select(node, player, batch.action_mask[row],
                                                         lambda: batch.observation[row].copy()),
                  self._node, self._prepare)

@@ -31,7 +31,7 @@ class PIMCAgent(SearchAgent):
     def _simulate_wave(self, stats: tuple, states: list[GameState], done: int) -> None:
         me, legal, totals, counts = stats
         ks = (done + np.arange(len(states))) % legal.size
-        points = play_firsts(self._rows, self._wave_playout, states, legal[ks], self.rng)
+        points = play_firsts(self._rows, self._wave_playout, states, legal[ks])
         np.add.at(totals, ks, [p[me] for p in points])
         np.add.at(counts, ks, 1)
 

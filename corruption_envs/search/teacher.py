@@ -54,7 +54,7 @@ def search_policy_targets(
         part = range(lo, min(lo + rows.width, len(states)))
         for _ in range(simulations):
             dets = [determinize(rules, states[i], seats[i], rng) for i in part]
-            run_wave(rows, playout, [roots[i] for i in part], dets, rng,
+            run_wave(rows, playout, [roots[i] for i in part], dets,
                      lambda node, row, player: ucb_select(node, masks[row], rng, exploration), Node)
     visits = np.zeros((len(states), rules.num_actions))
     values = np.zeros(len(states))

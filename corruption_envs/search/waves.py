@@ -17,7 +17,6 @@ Needs numba (the engines); `engine_available(rules)` says whether a game can be 
 from __future__ import annotations
 
 import importlib.util
-import inspect
 from typing import Any, Callable
 
 import numpy as np
@@ -52,17 +51,11 @@ class EngineRows:
         self.engine.reset()
         self.width = width
         self.num_players = rules.num_players
-        # an engine whose chance lives outside the rules state (Construction's stream) takes its seed
-        self._takes_chance_seed = "chance_seed" in inspect.signature(self.engine.load).parameters
 
-    def load(self, states: list[GameState], rng: np.random.Generator) -> None:
-        """Rows 0.. play on from `states`; an engine with its own chance stream draws its seed from `rng`."""
-        load = self.engine.load
+    def load(self, states: list[GameState]) -> None:
+        """Rows 0.. play on from `states`, each with the future chance its state carries."""
         for row, state in enumerate(states):
-            if self._takes_chance_seed:
-                load(row, state, chance_seed=int(rng.integers(2**63)))
-            else:
-                load(row, state)
+            self.engine.load(row, state)
 
     def points(self, row: int) -> list[float]:
         """Rank points per seat of the game that ended in `row` on the last step."""
@@ -105,14 +98,14 @@ class WavePlayout:
                 playing[row] = False
 
 
-def play_firsts(rows: EngineRows, playout: WavePlayout, states: list[GameState], firsts: np.ndarray,
-                rng: np.random.Generator) -> list[list[float]]:
+def play_firsts(rows: EngineRows, playout: WavePlayout, states: list[GameState],
+                firsts: np.ndarray) -> list[list[float]]:
     """Rank points per seat of each `states[i]` (a determinization, loaded into row i) played on from
     the move `firsts[i]` to its end by the playout."""
     from ..vector import WAIT
 
     w = len(states)
-    rows.load(states, rng)
+    rows.load(states)
     actions = np.full(rows.width, WAIT, np.int64)
     actions[:w] = firsts
     batch = rows.engine.step(actions)
@@ -130,7 +123,6 @@ def run_wave(
     playout: WavePlayout,
     roots: list[Any],
     states: list[GameState],
-    rng: np.random.Generator,
     select: Callable[[Any, int, int], int],
     new_node: Callable[[int], Any],
     prepare: Callable[[list[Any], list[int]], None] | None = None,
@@ -143,7 +135,7 @@ def run_wave(
     from ..vector import WAIT
 
     engine, w = rows.engine, len(states)
-    rows.load(states, rng)
+    rows.load(states)
     batch = engine.batch
     nodes, paths = list(roots), [[] for _ in range(w)]
     points: list[Any] = [None] * rows.width

@@ -10,7 +10,7 @@ from corruption_envs.search.ismcts import Node
 from corruption_envs.search.waves import EngineRows, WavePlayout, run_wave
 from corruption_envs.registry import rules_class
 from tests.core.toy import ToyEnv
-from tests.test_contract import CANONICAL_CONFIG, GAMES, leak_points
+from tests.test_contract import GAMES, leak_points
 
 pytest.importorskip("numba")
 
@@ -48,7 +48,7 @@ def test_engine_search_plays_legal_moves_at_every_table_size(game, search, rollo
 def test_engine_search_decides_alike_from_states_the_seat_cannot_tell_apart(game, search):
     # the twin differs in everything the acting seat cannot see; several waves a move
     decisions = changed = 0
-    for k, env in enumerate(leak_points(game, games=2, every=11, **CANONICAL_CONFIG.get(game, {}))):
+    for k, env in enumerate(leak_points(game, games=2, every=11)):
         if np.count_nonzero(env.action_mask()) < 2:
             continue
         twin = env.resample_hidden(env.agent_selection, seed=k)
@@ -95,7 +95,7 @@ def test_a_wave_spreads_its_descents_and_backs_up_every_playout():
     states = [rules.resample_hidden(state, me, np.random.default_rng(i)) for i in range(16)]
     root = Node(me)
     batch = rows.engine.batch
-    run_wave(rows, WavePlayout(env, "random", rng), [root] * 16, states, rng,
+    run_wave(rows, WavePlayout(env, "random", rng), [root] * 16, states,
              lambda node, row, p: bot._select(node, p, batch.action_mask[row], lambda: None), Node)
     # 16 descents, each through a different untried root move (the virtual visits keep them apart)
     assert len(root.children) == min(16, legal.size) and set(root.children) <= set(legal.tolist())
