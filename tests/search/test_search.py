@@ -43,12 +43,13 @@ def test_heuristic_playouts_decide_alike_from_indistinguishable_states():
         assert mine == decide(make_agent("ismcts:4:heuristic", twin, seed=k), twin)
 
 
+@pytest.mark.parametrize("engine", [False, True], ids=["one-game", "engine"])
 @pytest.mark.parametrize("game", GAMES)
-def test_a_seed_fixes_every_decision(game):
+def test_a_seed_fixes_every_decision(game, engine):
     def moves(seed):
         env = corruption_envs.env(game, num_players=3)
         env.reset(seed=1)
-        bot = make_agent("ismcts:5", env, seed=seed)
+        bot = ISMCTSAgent(env, seed=seed, simulations=12, engine=engine, wave=5)
         out = []
         for _ in range(25):
             out.append(decide(bot, env))
