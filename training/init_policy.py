@@ -27,7 +27,9 @@ from corruption_envs.policy import NumpyPolicy, read_policy_file
 
 from .config import ConfigError, bot_option
 
-PROBE_GAMES = 100  # seeded games per player count, to find what is used only at the run's new counts
+# seeded games per player count, to find what is used only at the run's new counts (100 missed two contract
+# entries that Construction's 3-5-player games reach only rarely)
+PROBE_GAMES = 200
 PROBE_EXPLORE = 0.1  # share of random moves in them, so rarely reached positions show up too
 NEW_ACTION_LOGIT = -5.0  # an action new at the added counts starts rare (measured: -3 and -10 play alike)
 
