@@ -10,6 +10,7 @@ from corruption_envs.search.ismcts import Node
 from corruption_envs.search.waves import EngineRows, WavePlayout, run_wave
 from corruption_envs.registry import rules_class
 from tests.core.toy import ToyEnv
+from tests.search.twins import seat_twins
 from tests.test_contract import GAMES, leak_points
 
 pytest.importorskip("numba")
@@ -48,11 +49,8 @@ def test_engine_search_plays_legal_moves_at_every_table_size(game, search, rollo
 def test_engine_search_decides_alike_from_states_the_seat_cannot_tell_apart(game, search):
     # the twin differs in everything the acting seat cannot see; several waves a move
     decisions = changed = 0
-    for k, env in enumerate(leak_points(game, games=2, every=11)):
-        if np.count_nonzero(env.action_mask()) < 2:
-            continue
-        twin = env.resample_hidden(env.agent_selection, seed=k)
-        changed += not np.array_equal(twin.state(), env.state())
+    for k, env, twin, differs in seat_twins(game, games=2, every=11):
+        changed += differs
         mine, theirs = (search(e, seed=k, simulations=9, engine=True, wave=4) for e in (env, twin))
         assert decide(mine, env) == decide(theirs, twin)
         decisions += 1

@@ -1,7 +1,6 @@
 """ISMCTS and determinized Monte Carlo (corruption_envs.search): no peeking, seeded, budgets, specs."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import corruption_envs
@@ -10,6 +9,7 @@ from corruption_envs.bots import make_agent
 from corruption_envs.evaluation import evaluate
 from corruption_envs.search import ISMCTSAgent, PIMCAgent
 from tests.core.toy import ToyEnv
+from tests.search.twins import seat_twins
 from tests.test_contract import GAMES, leak_points
 
 RAISE = 1  # the toy game's dominant move: a chip more never lowers your final key
@@ -25,12 +25,8 @@ def decide(bot, env):
 def test_search_decides_alike_from_states_the_seat_cannot_tell_apart(game, spec):
     # the twin differs in everything the acting seat cannot see; a bot that read it would differ
     decisions = changed = 0
-    for k, env in enumerate(leak_points(game, games=2, every=9)):
-        agent = env.agent_selection
-        if np.count_nonzero(env.action_mask()) < 2:
-            continue
-        twin = env.resample_hidden(agent, seed=k)
-        changed += not np.array_equal(twin.state(), env.state())
+    for k, env, twin, differs in seat_twins(game, games=2, every=9):
+        changed += differs
         assert decide(make_agent(spec, env, seed=k), env) == decide(make_agent(spec, twin, seed=k), twin)
         decisions += 1
     assert decisions > 10 and changed > 0
