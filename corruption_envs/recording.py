@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .core import Agent, GameEnv
-from .play import GameLog, game_over, read_log, results
+from .game_log import GameLog, game_over, read_log, results
 from .viewer import write_page
 
 
