@@ -128,8 +128,8 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "exploiter_steps": _with(_int(1), 50_000),
         "mix": Key(
             {"self": 0.6, "heuristic": 0.3, "random": 0.1}, _mix,
-            f"a map from 'self' (past snapshots), a bot ({BOTS}) or a policy file (.npz, e.g. a search clone "
-            "from analysis/search_clone.py, playing as its file says) to non-negative weights, not all zero",
+            f"a map from 'self' (past snapshots), a bot ({BOTS}) or a policy file (.npz, "
+            "playing as its file says) to non-negative weights, not all zero",
         ),
     },
     "init": {  # warm start from a policy file: the actor starts as that policy (training/init_policy.py)

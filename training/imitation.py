@@ -111,7 +111,7 @@ def fit(
     `critic_only` trains the value loss only (an actor started from a policy file, or a `PriorPolicy`,
     which plays the teacher's moves already); a `prior` policy's observations get the teacher's move
     as the prior's one-hot."""
-    # torch only to fit: collecting games (search_clone's too) imports this module without it
+    # torch only to fit: collecting games imports this module without it
     import torch
     import torch.nn.functional as F
 
