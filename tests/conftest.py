@@ -10,6 +10,14 @@ from tests.toy_game import registered
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 
 
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (`-n 2 --dist loadgroup`) every test that starts Ray runs on one worker, one
+    after another: two local Ray clusters at once would crowd a small machine. Other tests spread freely."""
+    for item in items:
+        if "rllib" in item.nodeid.split("::")[0].split("/") or "rllib" in item.name:
+            item.add_marker(pytest.mark.xdist_group("ray"))
+
+
 @pytest.fixture(scope="module")
 def toy_game():
     """The toy game registered as 'toy' for one test module (tests/toy_game.py)."""
