@@ -18,7 +18,7 @@ parser.add_argument("--env-runners", type=int, default=0, help="0 = sample in th
 args = parser.parse_args()
 
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
-ray.init(include_dashboard=False, num_cpus=2, _node_ip_address="127.0.0.1", log_to_driver=False)
+ray.init(address="local", include_dashboard=False, num_cpus=2, _node_ip_address="127.0.0.1", log_to_driver=False)
 register_env("corruption", lambda cfg: env_creator("corruption", **cfg))
 config = (
     PPOConfig()

@@ -16,7 +16,9 @@ def local_ray():
     """A local Ray (127.0.0.1, no dashboard) for one test module."""
     ray = pytest.importorskip("ray")
     if not ray.is_initialized():
-        ray.init(include_dashboard=False, num_cpus=2, _node_ip_address="127.0.0.1", log_to_driver=False)
+        # address="local": a new instance even while an earlier module's cluster is still shutting down
+        ray.init(address="local", include_dashboard=False, num_cpus=2, _node_ip_address="127.0.0.1",
+                 log_to_driver=False)
     yield ray
     ray.shutdown()
 
