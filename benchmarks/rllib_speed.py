@@ -1,12 +1,17 @@
-"""Env steps per second of RLlib self-play sampling with 0, 1 and 2 env runners (the RLlib backend's setup).
+"""Learner steps per second of self-play training on RLlib, turn by turn and on the batched engine, beside
+the SB3 path, each at 0, 1 and 2 env runners, measured in one run.
 
     pip install -e ".[train,rllib]" && python -m benchmarks.rllib_speed --game corruption --runners 0 1 2
 
-Each row builds the backend's PPO algorithm from the game's config (learner, heuristic, random and
-snapshot modules mapped per seat), warms up with one sample round, then times `--rounds` synchronous
-sample rounds of `--steps` env steps each (all seats' steps) and keeps the best round, so that other
-load on a shared machine disturbs the figures less. 0 runners samples in the driver; N runners are N
-Ray actors of one CPU each, here on this machine (a local Ray on 127.0.0.1) or on `--address`.
+Each row builds the backend's PPO algorithm from the game's config (`training.rllib_backend`, the
+untrained learner as the opponents' first snapshot) and times `--iterations` calls of `algo.train()`
+(sampling and the PPO update) after one warm-up call, in wall seconds: Ray's runners are other processes.
+"turn by turn" is `run.vec_env: dummy`, every seat an RLlib agent stepping one game at a time through the
+AEC adapter; "engine" is `run.vec_env: batched`, each runner stepping `run.n_envs` games of the
+learner's seat with the opponents deciding in batches inside it. The SB3 row times `model.learn` on the
+batched rollout for as many learner steps. Both backends run the config without its prior bot (the RLlib
+loop refuses `ppo.prior`), so they train the same network. 0 runners samples in the driver; N runners are
+N Ray actors of one CPU each, on this machine (a local Ray on 127.0.0.1) or on `--address`.
 """
 from __future__ import annotations
 
@@ -15,31 +20,31 @@ import os
 import sys
 import time
 
+from benchmarks.learner_speed import OFF, time_learn
 from training import config as cfg
 from training import rllib_backend
 
+MODES = {"turn by turn": "run.vec_env=dummy", "engine": "run.vec_env=batched"}
+SAME_NETWORK = ["ppo.prior=none"]
 
-def sample_rate(config: dict, runners: int, steps: int, rounds: int) -> float:
-    """The best of `rounds` env-steps-per-second rates sampling `steps` env steps with `runners` runners."""
-    from ray.rllib.execution.rollout_ops import synchronous_parallel_sample
-    from ray.tune.registry import register_env
 
-    config = cfg.merge(config, {"rllib": {"num_env_runners": runners}})
-    register_env(rllib_backend.ENV_NAME, lambda c: rllib_backend.SelfPlayTurnBasedEnv(**c))
+def train_rate(config: dict, iterations: int) -> float:
+    """Learner steps per wall second over `iterations` calls of `algo.train()` after a warm-up call."""
+    import torch
+
+    torch.set_num_threads(config["run"]["torch_threads"])  # as training does: one thread for small MLPs
+    rllib_backend.register(config)
     algo = rllib_backend.algo_config(config).build_algo()
     try:
-        module = algo.get_module(rllib_backend.LEARNER)
-        policy = rllib_backend.export_module(module, config["ppo"]["activation"], {"game": config["game"]})
-        rllib_backend.share_snapshot(algo, range(config["pool"]["max_snapshots"]), policy)
-        best = 0.0
-        for i in range(rounds + 1):
-            t = time.perf_counter()
-            episodes = synchronous_parallel_sample(worker_set=algo.env_runner_group, max_env_steps=steps,
-                                                   concat=False, _uses_new_env_runners=True)
-            done = sum(e.env_steps() for runner in episodes for e in (runner if isinstance(runner, list) else [runner]))
-            if i:  # the first round warms up (actor start, module build)
-                best = max(best, done / (time.perf_counter() - t))
-        return best
+        name = rllib_backend.learner_id(config)
+        policy = rllib_backend.export_module(algo.get_module(name), config["ppo"]["activation"],
+                                             {"game": config["game"]})
+        rllib_backend.Snapshots(algo, config).start(policy)
+        first = rllib_backend.learner_steps(algo.train(), name)  # actor start, module build, compile
+        begin = time.perf_counter()
+        for _ in range(iterations):
+            last = rllib_backend.learner_steps(algo.train(), name)
+        return (last - first) / (time.perf_counter() - begin)
     finally:
         algo.stop()
 
@@ -48,23 +53,30 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.rllib_speed", description=__doc__.split("\n")[0])
     p.add_argument("--game", default="corruption")
     p.add_argument("--runners", type=int, nargs="+", default=[0, 1, 2])
-    p.add_argument("--steps", type=int, default=4000, help="env steps per sample round")
-    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--iterations", type=int, default=3, help="timed algo.train() calls per row")
+    p.add_argument("--modes", nargs="+", choices=sorted(MODES), default=list(MODES))
+    p.add_argument("--sb3-steps", type=int, default=16384, help="learner steps of the SB3 row (0: no row)")
     p.add_argument("--address", help="a running Ray cluster (default: a local Ray on 127.0.0.1)")
     args = p.parse_args(argv)
-    if min(args.runners) < 0 or args.steps < 1 or args.rounds < 1:
-        print("error: --runners must be >= 0, --steps and --rounds >= 1", file=sys.stderr)
+    if min(args.runners) < 0 or args.iterations < 1 or args.sb3_steps < 0:
+        print("error: --runners and --sb3-steps must be >= 0, --iterations >= 1", file=sys.stderr)
         return 2
     try:
-        config = cfg.load(args.game)
+        configs = {m: cfg.load(args.game, sets=[*OFF, *SAME_NETWORK, MODES[m]]) for m in args.modes}
     except cfg.ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     rllib_backend.connect(args.address)
-    print(f"{args.game}: RLlib self-play sampling, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
-    print("| env runners | env steps/s |\n|---|---|")
-    for n in args.runners:
-        print(f"| {n} | {sample_rate(config, n, args.steps, args.rounds):,.0f} |", flush=True)
+    print(f"{args.game}: learner steps per second of training, {os.cpu_count()} CPUs, load average "
+          f"{os.getloadavg()[0]:.1f}")
+    print("| backend | env runners | learner steps/s |\n|---|---|---|")
+    for mode in args.modes:
+        for n in args.runners:
+            config = cfg.merge(configs[mode], {"rllib": {"num_env_runners": n}})
+            print(f"| RLlib, {mode} | {n} | {train_rate(config, args.iterations):,.0f} |", flush=True)
+    if args.sb3_steps:
+        rate = time_learn(args.game, [*SAME_NETWORK, "run.vec_env=batched"], args.sb3_steps, clock=time.perf_counter)
+        print(f"| SB3, batched rollout | - | {rate:,.0f} |", flush=True)
     return 0
 
 

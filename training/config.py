@@ -182,7 +182,7 @@ SCHEMA: dict[str, dict[str, Option]] = {
     },
     "rllib": {  # --backend rllib (training/rllib_backend.py); ppo, pool, run and eval keys apply as well
         "num_env_runners": _with(_int(0, 1024), 0),  # 0 = sample in the driver process
-        "num_envs_per_env_runner": _with(_int(1, 256), 1),
+        "num_envs_per_env_runner": _with(_int(1, 256), 1),  # turn by turn; on the engine a runner plays run.n_envs
         "num_learners": _with(_int(0, 64), 0),  # 0 = learn in the driver process
         "train_batch_size": _with(_int(64), 4000),  # env steps (every seat's) per training iteration
         "address": Key(

@@ -7,6 +7,10 @@ sampling their masked softmax), the heuristic or the random bot. Snapshot slots 
 initial learner and are overwritten round robin every `pool.snapshot_every` learner steps (uniform over
 the slots: RLlib maps agents in the env runners, so the SB3 path's PFSP weights are not used here).
 Env runners sample locally by default, or on a Ray cluster (`rllib.address`).
+
+With `run.vec_env: batched` the runners sample from the batched engine instead: each holds `run.n_envs`
+games of the learner's seat with the opponents inside (training/rllib_engine_env.py, the SB3 path's
+rollout), and the learner is RLlib's single agent; snapshots join every runner's pool, drawn by PFSP.
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ import ray
 import torch
 import yaml
 from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core import DEFAULT_MODULE_ID
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
@@ -46,9 +51,11 @@ from .export import ACTIVATION_MODULES, play_at_temperature, policy_meta
 from .imitation import warm_start
 from .plot import plot_learning_curve
 from .pool import SampledPolicy, kind_order
+from .rllib_engine_env import make_engine_env
 from .run_folder import git_commit, print_results, write_samples
 
 ENV_NAME = "corruption_envs_selfplay"
+ENGINE_ENV_NAME = "corruption_envs_engine"
 LEARNER = "learner"
 UNSUPPORTED = {  # SB3-path features the RLlib loop does not have, with the value that turns each off
     "ppo.prior": "none", "ppo.reward_baseline": "none", "init.policy": None,
@@ -152,7 +159,45 @@ def map_agent(agent_id: str, episode: Any, kinds: tuple[str, ...], weights: tupl
     return f"snapshot_{int(rng.integers(slots))}" if kind == "self" else kind
 
 
+def on_engine(config: dict[str, Any]) -> bool:
+    """Whether the env runners sample from the batched engine (run.vec_env: batched)."""
+    return config["run"]["vec_env"] == "batched"
+
+
+def learner_id(config: dict[str, Any]) -> str:
+    """The learner's module: RLlib's single agent on the engine, agent player_0's module otherwise."""
+    return DEFAULT_MODULE_ID if on_engine(config) else LEARNER
+
+
+def register(config: dict[str, Any]) -> None:
+    """Register the env the config's runners sample from (each process that builds them needs it)."""
+    if on_engine(config):
+        register_env(ENGINE_ENV_NAME, lambda context: make_engine_env(context["config"], context))
+    else:
+        register_env(ENV_NAME, lambda c: SelfPlayTurnBasedEnv(**c))
+
+
 def algo_config(config: dict[str, Any]) -> PPOConfig:
+    run, ppo, rl = config["run"], config["ppo"], config["rllib"]
+    base = (
+        PPOConfig()
+        .learners(num_learners=rl["num_learners"])
+        .training(lr=ppo["learning_rate"], gamma=ppo["gamma"], lambda_=ppo["gae_lambda"],
+                  clip_param=ppo["clip_range"], entropy_coeff=ppo["ent_coef"], vf_loss_coeff=ppo["vf_coef"],
+                  grad_clip=ppo["max_grad_norm"], train_batch_size_per_learner=rl["train_batch_size"],
+                  minibatch_size=ppo["batch_size"], num_epochs=ppo["n_epochs"])
+        .debugging(seed=run["seed"])
+    )
+    if on_engine(config):
+        return (base.environment(ENGINE_ENV_NAME, env_config={"config": config})
+                .env_runners(num_env_runners=rl["num_env_runners"], num_envs_per_env_runner=run["n_envs"],
+                             gym_env_vectorize_mode="vector_entry_point")
+                .rl_module(rl_module_spec=rl_module_spec(ppo["net_arch"], ppo["activation"])))
+    return turn_based_config(base, config)
+
+
+def turn_based_config(base: PPOConfig, config: dict[str, Any]) -> PPOConfig:
+    """Every seat an RLlib agent: the learner's module plays player_0, bot and snapshot modules the rest."""
     run, ppo, pool, rl = config["run"], config["ppo"], config["pool"], config["rllib"]
     game, env_cfg = config["game"], config["env"]
     slots = pool["max_snapshots"]
@@ -166,17 +211,10 @@ def algo_config(config: dict[str, Any]) -> PPOConfig:
     mapping = partial(map_agent, kinds=kinds, weights=tuple(float(pool["mix"][k]) / total for k in kinds),
                       slots=slots)
     return (
-        PPOConfig()
-        .environment(ENV_NAME, env_config={"game": game, "players": list(run["players"]), **env_cfg})
+        base.environment(ENV_NAME, env_config={"game": game, "players": list(run["players"]), **env_cfg})
         .env_runners(num_env_runners=rl["num_env_runners"], num_envs_per_env_runner=rl["num_envs_per_env_runner"])
-        .learners(num_learners=rl["num_learners"])
         .multi_agent(policies=set(modules), policy_mapping_fn=mapping, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=modules))
-        .training(lr=ppo["learning_rate"], gamma=ppo["gamma"], lambda_=ppo["gae_lambda"],
-                  clip_param=ppo["clip_range"], entropy_coeff=ppo["ent_coef"], vf_loss_coeff=ppo["vf_coef"],
-                  grad_clip=ppo["max_grad_norm"], train_batch_size_per_learner=rl["train_batch_size"],
-                  minibatch_size=ppo["batch_size"], num_epochs=ppo["n_epochs"])
-        .debugging(seed=run["seed"])
     )
 
 
@@ -226,8 +264,10 @@ def imitate(algo: Any, config: dict[str, Any], meta: dict[str, Any], out: Path) 
     so they stay alike), then its weights to the env runners, which sample with their own copies."""
     activation = config["ppo"]["activation"]
 
+    name = learner_id(config)
+
     def fit_learner(learner: Any) -> None:
-        module = learner.module[LEARNER]
+        module = learner.module[name]
         warm_start(ModuleAsPolicy(module), config, lambda: export_module(module, activation, meta), out)
 
     algo.learner_group.foreach_learner(fit_learner)
@@ -238,6 +278,37 @@ def share_snapshot(algo: Any, slots: Any, policy: NumpyPolicy) -> None:
     """Put `policy` into the snapshot modules `slots` of every env runner (the local one included)."""
     names = [f"snapshot_{i}" for i in slots]
     algo.env_runner_group.foreach_env_runner(lambda runner: [runner.module[m].use_policy(policy) for m in names])
+
+
+def add_engine_snapshot(algo: Any, policy: NumpyPolicy, step: int) -> None:
+    """`policy` joins the opponent pool of every env runner that samples (a driver with remote runners
+    has no env)."""
+    def add(runner: Any) -> None:
+        if getattr(runner, "env", None) is not None:
+            runner.env.unwrapped.add_snapshot(policy, step)
+
+    algo.env_runner_group.foreach_env_runner(add)
+
+
+class Snapshots:
+    """When and where the learner's frozen copies go: every runner's pool on the engine, the snapshot
+    modules' slots round robin otherwise."""
+
+    def __init__(self, algo: Any, config: dict[str, Any]) -> None:
+        self.algo, self.engine, self.slots, self.slot = algo, on_engine(config), config["pool"]["max_snapshots"], 0
+
+    def start(self, policy: NumpyPolicy) -> None:
+        if self.engine:
+            add_engine_snapshot(self.algo, policy, 0)
+        else:
+            share_snapshot(self.algo, range(self.slots), policy)
+
+    def add(self, policy: NumpyPolicy, step: int) -> None:
+        if self.engine:
+            add_engine_snapshot(self.algo, policy, step)
+        else:
+            share_snapshot(self.algo, [self.slot], policy)
+            self.slot = (self.slot + 1) % self.slots
 
 
 def connect(address: str | None) -> None:
@@ -267,8 +338,8 @@ def write_metrics(out: Path, writer: Any, steps: int, seconds: float, results: l
             writer.add_scalar(f"eval/ci_low_{metric_name(r)}", r.interval[0], steps)
 
 
-def learner_steps(result: dict[str, Any]) -> int:
-    return int(result["env_runners"]["num_module_steps_sampled_lifetime"].get(LEARNER, 0))
+def learner_steps(result: dict[str, Any], name: str) -> int:
+    return int(result["env_runners"]["num_module_steps_sampled_lifetime"].get(name, 0))
 
 
 def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str, Any]:
@@ -282,32 +353,33 @@ def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str,
     with open(out / "commit.txt", "a") as f:
         f.write(f"{commit}\n")
     connect(config["rllib"]["address"])
-    register_env(ENV_NAME, lambda c: SelfPlayTurnBasedEnv(**c))
+    register(config)
     algo = algo_config(config).build_algo()
     writer = SummaryWriter(str(out / "tensorboard"))
-    export = lambda steps: export_module(algo.get_module(LEARNER), config["ppo"]["activation"],  # noqa: E731
+    name = learner_id(config)
+    export = lambda steps: export_module(algo.get_module(name), config["ppo"]["activation"],  # noqa: E731
                                          policy_meta(config, steps, commit))
 
     print(cfg.plan(config, backend="rllib"), flush=True)
     if config["imitation"]["games"]:
         imitate(algo, config, policy_meta(config, 0, commit), out)
-    share_snapshot(algo, range(pool["max_snapshots"]), export(0))
-    t0, steps, slot, result = time.monotonic(), 0, 0, {}
+    snapshots = Snapshots(algo, config)
+    snapshots.start(export(0))
+    t0, steps, result = time.monotonic(), 0, {}
     next_snap, next_eval, next_ckpt = pool["snapshot_every"], ev["every"], run["checkpoint_every"]
     stop = "timesteps reached"
     while steps < run["timesteps"]:
         result = algo.train()
-        steps = learner_steps(result)
+        steps = learner_steps(result, name)
         returns = result["env_runners"].get("module_episode_returns_mean", {})
-        writer.add_scalar("train/learner_return_mean", returns.get(LEARNER, float("nan")), steps)
+        writer.add_scalar("train/learner_return_mean", returns.get(name, float("nan")), steps)
         writer.add_scalar("train/env_steps_per_s", result["env_runners"].get("num_env_steps_sampled", 0)
                           / max(result.get("time_this_iter_s", 1e-9), 1e-9), steps)
         if progress:
-            print(f"{steps} learner steps, return {returns.get(LEARNER, float('nan')):+.3f}", flush=True)
+            print(f"{steps} learner steps, return {returns.get(name, float('nan')):+.3f}", flush=True)
         if steps >= next_snap:
             next_snap += pool["snapshot_every"]
-            share_snapshot(algo, [slot], export(steps))
-            slot = (slot + 1) % pool["max_snapshots"]
+            snapshots.add(export(steps), steps)
         if steps >= next_eval:
             next_eval += ev["every"]
             write_metrics(out, writer, steps, time.monotonic() - t0, against_baselines(export(steps), config, ev["games"]))

@@ -149,3 +149,32 @@ def test_the_warm_start_fits_the_learner_and_reaches_the_env_runners(local_ray, 
         assert agreement(after) > agreement(before) + 0.1
     finally:
         algo.stop()
+
+
+def test_on_the_engine_the_runners_sample_only_the_learners_seat_with_snapshots_in_their_pool(
+        local_ray, smoke_config, tmp_path):
+    out = tmp_path / "run"
+    sets = ["run.vec_env=batched", "run.n_envs=16", "pool.mix={self: 0.5, heuristic: 0.3, random: 0.2}"]
+    args = ["--config", str(smoke_config), "--backend", "rllib", "--out", str(out), "--no-progress"]
+    assert selfplay.main(args + [a for s in sets for a in ("--set", s)]) == 0
+    summary = json.loads((out / "results.json").read_text())
+    # one env step is one learner decision: the opponents play inside the runner's env
+    assert summary["timesteps"] >= 600 and summary["env_steps"] == summary["timesteps"]
+    policy = read_policy_file(out / "policy.npz")
+    assert policy.meta["game"] == "corruption" and policy.meta["timesteps"] == summary["timesteps"]
+
+
+def test_engine_snapshots_reach_every_sampling_runners_pool(local_ray, smoke_config):
+    config = cfg.load(None, smoke_config, ["run.vec_env=batched", "run.n_envs=16"])
+    rllib_backend.register(config)
+    algo = rllib_backend.algo_config(config).build_algo()
+    try:
+        name = rllib_backend.learner_id(config)
+        policy = rllib_backend.export_module(algo.get_module(name), "tanh", {"game": "corruption"})
+        snapshots = rllib_backend.Snapshots(algo, config)
+        snapshots.start(policy)
+        snapshots.add(policy, 300)
+        sizes = algo.env_runner_group.foreach_env_runner(lambda r: len(r.env.unwrapped.pool.snapshots))
+        assert sizes == [2]
+    finally:
+        algo.stop()
