@@ -178,3 +178,14 @@ def test_engine_snapshots_reach_every_sampling_runners_pool(local_ray, smoke_con
         assert sizes == [2]
     finally:
         algo.stop()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--iterations", "0"], "--iterations >= 1"),
+    (["--game", "chess"], "configs/chess.yaml' does not exist"),
+])
+def test_the_speed_benchmark_refuses_bad_input_before_starting_ray(args, message, capsys):
+    from benchmarks import rllib_speed
+
+    assert rllib_speed.main(args) == 2
+    assert message in capsys.readouterr().err

@@ -4,7 +4,6 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from ray.cluster_utils import Cluster  # noqa: E402
-from ray.tune.registry import register_env  # noqa: E402
 
 from training import config as cfg  # noqa: E402
 from training import rllib_backend  # noqa: E402
@@ -23,23 +22,25 @@ def two_nodes():
     cluster.shutdown()
 
 
-def test_env_runners_sample_on_both_nodes_of_a_cluster_joined_by_address(two_nodes, smoke_config):
+@pytest.mark.parametrize("vec_env", ["dummy", "batched"])
+def test_env_runners_sample_on_both_nodes_of_a_cluster_joined_by_address(two_nodes, smoke_config, vec_env):
     config = cfg.load(None, smoke_config, ["rllib.num_env_runners=2", f"rllib.address={two_nodes.address}",
-                                           "rllib.train_batch_size=200"])
+                                           "rllib.train_batch_size=200", f"run.vec_env={vec_env}",
+                                           "run.n_envs=16"])
     rllib_backend.connect(config["rllib"]["address"])  # joins the running cluster, as `ray start` users do
     nodes = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
     assert len(nodes) == 2
-    register_env(rllib_backend.ENV_NAME, lambda c: rllib_backend.SelfPlayTurnBasedEnv(**c))
+    rllib_backend.register(config)
     algo = rllib_backend.algo_config(config).build_algo()
     try:
         where = algo.env_runner_group.foreach_env_runner(
             lambda runner: ray.get_runtime_context().get_node_id(), local_env_runner=False)
         assert set(where) == nodes  # one runner per node: each node has one CPU
-        meta = {"game": "corruption"}
-        rllib_backend.share_snapshot(algo, range(2), rllib_backend.export_module(
-            algo.get_module(rllib_backend.LEARNER), "tanh", meta))
+        name = rllib_backend.learner_id(config)
+        policy = rllib_backend.export_module(algo.get_module(name), "tanh", {"game": "corruption"})
+        rllib_backend.Snapshots(algo, config).start(policy)
         result = algo.train()
         assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 200
-        assert rllib_backend.learner_steps(result) > 0
+        assert rllib_backend.learner_steps(result, name) > 0
     finally:
         algo.stop()
