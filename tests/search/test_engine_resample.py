@@ -1,0 +1,222 @@
+"""Determinizations drawn inside Corruption's engine (`CorruptionEngine.load_resampled`): the same draw as
+the rules' `resample_hidden` for the same seed, reading nothing the seat cannot see, legal to play on,
+and distributed as the rules' sampler draws."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+import corruption_envs  # noqa: E402
+from corruption_envs.corruption.state import CONTRACT, CORRUPTION, HAND  # noqa: E402
+from corruption_envs.corruption.state import SWISS as ON_SWISS  # noqa: E402
+from corruption_envs.search import ISMCTSAgent, PIMCAgent  # noqa: E402
+from corruption_envs.vector import WAIT  # noqa: E402
+from corruption_envs.vector.corruption import GAME_SIZE, CorruptionEngine  # noqa: E402
+from corruption_envs.vector.sampling import random_legal  # noqa: E402
+
+COUNTS = (3, 4, 7)
+OPTIONS = ({"reporter_may_decline": True}, {"reporter_may_decline": False})
+ROWS = 6  # determinizations drawn per position
+
+
+def positions(n: int, options: dict, games: int = 2, every: int = 7, envs: bool = False,
+              forced: bool = False):
+    """(rules, state, acting seat) at every `every`-th decision with a choice (or any, with `forced`) of
+    seeded random games (with `envs`, the env first: it plays on after the caller's turn)."""
+    for g in range(games):
+        env = corruption_envs.env("corruption", num_players=n, **options)
+        env.reset(seed=900 + 10 * n + g)
+        rng = np.random.default_rng(g)
+        step = 0
+        while not all(env.terminations.values()):
+            legal = np.flatnonzero(env.action_mask())
+            if step % every == 0 and (legal.size > 1 or forced):
+                u = env.unwrapped
+                point = u.rules, u.game_state, u.rules.current_player(u.game_state)
+                yield (env, *point) if envs else point
+            env.step(int(rng.choice(legal)))
+            step += 1
+
+
+def engine(n: int, options: dict, width: int = ROWS) -> CorruptionEngine:
+    e = CorruptionEngine(width, num_players=n, seed=0, **options)
+    e.reset()
+    return e
+
+
+def rows(e: CorruptionEngine, count: int) -> tuple[np.ndarray, ...]:
+    """What the first `count` rows hold: the games and the decisions they show."""
+    b = e.batch
+    return (e._state[:count, :GAME_SIZE].copy(), b.observation[:count].copy(), b.action_mask[:count].copy(),
+            b.current_player[:count].copy())
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("n", COUNTS)
+def test_each_row_is_the_rules_resample_of_its_seed_bit_for_bit(n, options):
+    compiled, loaded = engine(n, options), engine(n, options)
+    seeds = np.arange(ROWS, dtype=np.int64) * 7919 + 11
+    checked = phases = 0
+    for rules, state, me in positions(n, options, games=3, every=3, forced=True):
+        compiled.load_resampled(state, me, seeds)
+        for k, seed in enumerate(seeds.tolist()):
+            loaded.load(k, rules.resample_hidden(state, me, np.random.default_rng(seed)))
+        for got, want in zip(rows(compiled, ROWS), rows(loaded, ROWS)):
+            np.testing.assert_array_equal(got, want)
+        checked += 1
+        phases |= 1 << int(state.phase)
+    assert checked > 10 and phases == 0b1111  # Phase II and Phase III's three decision steps
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("n", COUNTS)
+def test_states_the_seat_cannot_tell_apart_give_the_same_rows(n, options):
+    mine, theirs = engine(n, options), engine(n, options)
+    seeds = np.arange(ROWS, dtype=np.int64) + 5
+    changed = 0
+    for k, (rules, state, me) in enumerate(positions(n, options)):
+        twin = rules.resample_hidden(state, me, np.random.default_rng(10_000 + k))  # all it cannot see redrawn
+        changed += not (np.array_equal(twin.loc, state.loc) and np.array_equal(twin.where, state.where)
+                        and twin.deck == state.deck)
+        mine.load_resampled(state, me, seeds)
+        theirs.load_resampled(twin, me, seeds)
+        for got, want in zip(rows(mine, ROWS), rows(theirs, ROWS)):
+            np.testing.assert_array_equal(got, want)
+    assert changed > 5
+
+
+@pytest.mark.parametrize("n", COUNTS)
+def test_a_resampled_row_keeps_what_the_seat_knows_and_plays_on_to_the_end(n):
+    e, truth = engine(n, {}), engine(n, {}, width=1)
+    rng = np.random.default_rng(n)
+    ended = 0
+    for rules, state, me in positions(n, {}, games=1, every=11):
+        truth.load(0, state)
+        e.load_resampled(state, me, rng.integers(2**63, size=ROWS))
+        b, t = e.batch, truth.batch
+        for k in range(ROWS):  # the seat's view and choices are the truth's
+            np.testing.assert_array_equal(b.observation[k], t.observation[0])
+            np.testing.assert_array_equal(b.action_mask[k], t.action_mask[0])
+            assert b.current_player[k] == me
+        # every seat's cards, counts and public cards: the seat's own and the public ones unmoved
+        for k in range(ROWS):
+            s = resampled_state(e, k, n)
+            np.testing.assert_array_equal(s["loc"][me], state.loc[me])
+            np.testing.assert_array_equal(s["where"][me], state.where[me])
+            np.testing.assert_array_equal(s["public"], state.public)
+            shown = state.public
+            np.testing.assert_array_equal(s["loc"][shown], state.loc[shown])
+            np.testing.assert_array_equal(s["where"][shown], state.where[shown])
+            for q in range(n):  # as many cards of each seat in hand, on contracts and on Swiss accounts
+                for place in (HAND, CONTRACT, ON_SWISS):
+                    assert (s["loc"][q] == place).sum() == (state.loc[q] == place).sum()
+                # the Swiss accounts hold bribes only
+                assert all(c < 6 for c in np.flatnonzero(s["loc"][q] == ON_SWISS))
+            assert sorted(s["deck"]) == sorted(state.deck)
+        ended += play_out(e, rng)
+    assert ended >= ROWS * 3
+
+
+def resampled_state(e: CorruptionEngine, row: int, n: int) -> dict:
+    """Row `row`'s cards and deck as AEC-shaped arrays."""
+    from corruption_envs.vector import corruption as v
+
+    s = e._state[row]
+    cards = slice(0, n * 10)
+    return {
+        "loc": s[v.LOC:v.LOC + v.SEAT_CARDS][cards].reshape(n, 10),
+        "where": s[v.WHERE:v.WHERE + v.SEAT_CARDS][cards].reshape(n, 10),
+        "public": s[v.PUBLIC:v.PUBLIC + v.SEAT_CARDS][cards].reshape(n, 10).astype(bool),
+        "deck": s[v.DECK_CARDS:v.DECK_CARDS + s[v.DECK_LEN]].tolist(),
+    }
+
+
+def play_out(e: CorruptionEngine, rng: np.random.Generator) -> int:
+    """Random legal moves in every row until each row's game has ended once; how many ended."""
+    playing = np.ones(e.num_envs, bool)
+    actions = np.empty(e.num_envs, np.int64)
+    ended = 0
+    while playing.any():
+        random_legal(e.batch.action_mask, rng, out=actions)
+        actions[~playing] = WAIT
+        batch = e.step(actions)
+        done = batch.terminated & playing
+        assert (batch.ranks[done, :e.max_players] >= 1).all()
+        ended += int(done.sum())
+        playing &= ~done
+    return ended
+
+
+def test_where_the_cards_fall_matches_the_rules_sampler():
+    # a fixed Phase II position with face-down cards on contracts and bribes on Swiss accounts: which
+    # card of a seat lies at each of its unseen places, and the deck's top, over independent draws of
+    # both samplers (different seeds), compared by a chi-square test of homogeneity
+    from scipy.stats import chi2_contingency
+
+    rules, state, me = mid_round_position()
+    e = engine(4, {}, width=500)
+    engine_counts, rules_counts = Counter(), Counter()
+    for batch in range(6):
+        e.load_resampled(state, me, np.arange(500, dtype=np.int64) + 500 * batch)
+        for k in range(500):
+            s = resampled_state(e, k, 4)
+            engine_counts.update(places(s["loc"], s["where"], s["deck"], me))
+    for seed in range(10_000, 13_000):
+        other = rules.resample_hidden(state, me, np.random.default_rng(seed))
+        rules_counts.update(places(other.loc, other.where, other.deck, me))
+    keys = sorted(set(engine_counts) | set(rules_counts))
+    by_place: dict = {}
+    for key in keys:
+        by_place.setdefault(key[:2], []).append(key)
+    tested = 0
+    for place, cells in by_place.items():
+        if len(cells) < 2:
+            continue
+        table = [[engine_counts[c] for c in cells], [rules_counts[c] for c in cells]]
+        assert chi2_contingency(table).pvalue > 1e-3, (place, table)
+        tested += 1
+    assert tested >= 4
+
+
+def places(loc: np.ndarray, where: np.ndarray, deck: list, me: int) -> list[tuple]:
+    """(seat, place, card) for every opponent card away from home (a hand is one place), and the top of
+    the deck."""
+    out = [(-1, "deck top", deck[-1])]
+    for q in range(loc.shape[0]):
+        if q != me:
+            out += [(q, (int(loc[q, c]), int(where[q, c])), c) for c in range(10) if loc[q, c] != HAND]
+    return out
+
+
+def mid_round_position():
+    """A 4-player game after a round and most of a second round's plays (seeded random play)."""
+    env = corruption_envs.env("corruption", num_players=4)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    while True:
+        u = env.unwrapped
+        s = u.game_state
+        if s.round == 1 and s.phase == CORRUPTION and s.turn == 20:
+            return u.rules, s, u.rules.current_player(s)
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+
+
+@pytest.mark.parametrize("search", [ISMCTSAgent, PIMCAgent])
+def test_search_with_the_engines_draw_decides_as_with_the_rules_draw(search):
+    # the same determinizations either way (one seed each from the bot's generator): the same moves
+    decisions = 0
+    for env, *_ in positions(4, {}, games=1, every=13, envs=True):
+        moves = []
+        for compiled in (True, False):
+            bot = search(env, seed=decisions, simulations=12, engine=True, wave=4)
+            bot.ready_engine()
+            bot._rows.resamples = compiled
+            seen = env.observe(env.agent_selection)
+            moves.append(bot.act(seen["observation"], seen["action_mask"]))
+        assert moves[0] == moves[1]
+        decisions += 1
+    assert decisions > 5
