@@ -1,11 +1,11 @@
 """Search iterations in waves on a batched engine: W determinizations in W engine rows, stepped together.
 
 A wave draws W determinizations of the searching seat's information set into the rows of a compiled
-engine (`vector`, `EngineRows.deal`): where the engine draws them itself (`load_resampled`, so far
-Corruption's: the true state copied into every row and each row's unseen part redrawn in one compiled
-pass, the same draw as `resample_hidden`'s from the same seed), else each drawn by the rules'
-`resample_hidden` (the one-game path's draw) and loaded into its row. The tree descent then moves
-every row one decision per engine step: each row picks its move in its own determinization (the
+engine (`vector`, `EngineRows.deal`): where the engine draws them itself (`load_resampled`:
+Corruption's and Corruptia's, the true state copied into every row and each row's unseen part redrawn
+in one compiled pass, the same draw as `resample_hidden`'s from the same seed), else each drawn by the
+rules' `resample_hidden` (the one-game path's draw) and loaded into its row. The tree descent then
+moves every row one decision per engine step: each row picks its move in its own determinization (the
 search's `_select`, reading the row's action mask and acting seat) and the rows that have left the
 tree, or whose game ended, wait (`vector.WAIT`). Each descent counts a visit on every node it passes
 at once (a virtual loss: the node's mean falls until the playout's points are added), so the W

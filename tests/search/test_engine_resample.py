@@ -1,6 +1,6 @@
-"""Determinizations drawn inside Corruption's engine (`CorruptionEngine.load_resampled`): the same draw as
-the rules' `resample_hidden` for the same seed, reading nothing the seat cannot see, legal to play on,
-and distributed as the rules' sampler draws."""
+"""Determinizations drawn inside the engines (`load_resampled`, Corruption's and Corruptia's): the same
+draw as the rules' `resample_hidden` for the same seed, reading nothing the seat cannot see, legal to
+play on, and distributed as the rules' sampler draws."""
 from __future__ import annotations
 
 from collections import Counter
@@ -14,21 +14,25 @@ import corruption_envs  # noqa: E402
 from corruption_envs.corruption.state import CONTRACT, CORRUPTION, HAND  # noqa: E402
 from corruption_envs.corruption.state import SWISS as ON_SWISS  # noqa: E402
 from corruption_envs.search import ISMCTSAgent, PIMCAgent  # noqa: E402
-from corruption_envs.vector import WAIT  # noqa: E402
+from corruption_envs.corruptia.state import VOTE  # noqa: E402
+from corruption_envs.vector import WAIT, make  # noqa: E402
 from corruption_envs.vector.corruption import GAME_SIZE, CorruptionEngine  # noqa: E402
 from corruption_envs.vector.sampling import random_legal  # noqa: E402
 
-COUNTS = (3, 4, 7)
-OPTIONS = ({"reporter_may_decline": True}, {"reporter_may_decline": False})
+COUNTS = {"corruption": (3, 4, 7), "corruptia": (3, 4, 5)}
+OPTIONS = {"corruption": "reporter_may_decline", "corruptia": "vote_offers"}  # each game's rule option
+CASES = [(game, n, {option: value}) for game, option in OPTIONS.items() for n in COUNTS[game]
+         for value in (True, False)]
+CASE_IDS = [f"{game}-{n}-{next(iter(o.values()))}" for game, n, o in CASES]
 ROWS = 6  # determinizations drawn per position
 
 
 def positions(n: int, options: dict, games: int = 2, every: int = 7, envs: bool = False,
-              forced: bool = False):
+              forced: bool = False, game: str = "corruption"):
     """(rules, state, acting seat) at every `every`-th decision with a choice (or any, with `forced`) of
     seeded random games (with `envs`, the env first: it plays on after the caller's turn)."""
     for g in range(games):
-        env = corruption_envs.env("corruption", num_players=n, **options)
+        env = corruption_envs.env(game, num_players=n, **options)
         env.reset(seed=900 + 10 * n + g)
         rng = np.random.default_rng(g)
         step = 0
@@ -42,26 +46,29 @@ def positions(n: int, options: dict, games: int = 2, every: int = 7, envs: bool 
             step += 1
 
 
-def engine(n: int, options: dict, width: int = ROWS) -> CorruptionEngine:
-    e = CorruptionEngine(width, num_players=n, seed=0, **options)
+def engine(n: int, options: dict, width: int = ROWS, game: str = "corruption"):
+    e = make(game, width, num_players=n, seed=0, engine="compiled", **options)
     e.reset()
     return e
 
 
-def rows(e: CorruptionEngine, count: int) -> tuple[np.ndarray, ...]:
-    """What the first `count` rows hold: the games and the decisions they show."""
+def rows(e, count: int) -> list[np.ndarray]:
+    """What the first `count` rows hold: the games (every array of a row, Generators included) and the
+    decisions they show."""
     b = e.batch
-    return (e._state[:count, :GAME_SIZE].copy(), b.observation[:count].copy(), b.action_mask[:count].copy(),
-            b.current_player[:count].copy())
+    if isinstance(e, CorruptionEngine):
+        games = [e._state[:count, :GAME_SIZE]]
+    else:  # Corruptia's per-row arrays (the rest is scratch)
+        games = [a[:count] for a in e._state if a.ndim >= 2 and a.shape[0] == e.num_envs]
+    return [a.copy() for a in (*games, b.observation[:count], b.action_mask[:count], b.current_player[:count])]
 
 
-@pytest.mark.parametrize("options", OPTIONS)
-@pytest.mark.parametrize("n", COUNTS)
-def test_each_row_is_the_rules_resample_of_its_seed_bit_for_bit(n, options):
-    compiled, loaded = engine(n, options), engine(n, options)
+@pytest.mark.parametrize("game, n, options", CASES, ids=CASE_IDS)
+def test_each_row_is_the_rules_resample_of_its_seed_bit_for_bit(game, n, options):
+    compiled, loaded = engine(n, options, game=game), engine(n, options, game=game)
     seeds = np.arange(ROWS, dtype=np.int64) * 7919 + 11
     checked = phases = 0
-    for rules, state, me in positions(n, options, games=3, every=3, forced=True):
+    for rules, state, me in positions(n, options, games=3, every=3, forced=True, game=game):
         compiled.load_resampled(state, me, seeds)
         for k, seed in enumerate(seeds.tolist()):
             loaded.load(k, rules.resample_hidden(state, me, np.random.default_rng(seed)))
@@ -69,19 +76,20 @@ def test_each_row_is_the_rules_resample_of_its_seed_bit_for_bit(n, options):
             np.testing.assert_array_equal(got, want)
         checked += 1
         phases |= 1 << int(state.phase)
-    assert checked > 10 and phases == 0b1111  # Phase II and Phase III's three decision steps
+    if game == "corruption":
+        assert checked > 10 and phases == 0b1111  # Phase II and Phase III's three decision steps
+    else:
+        assert checked > 10 and phases >> VOTE & 1  # votes to redraw among them
 
 
-@pytest.mark.parametrize("options", OPTIONS)
-@pytest.mark.parametrize("n", COUNTS)
-def test_states_the_seat_cannot_tell_apart_give_the_same_rows(n, options):
-    mine, theirs = engine(n, options), engine(n, options)
+@pytest.mark.parametrize("game, n, options", CASES, ids=CASE_IDS)
+def test_states_the_seat_cannot_tell_apart_give_the_same_rows(game, n, options):
+    mine, theirs = engine(n, options, game=game), engine(n, options, game=game)
     seeds = np.arange(ROWS, dtype=np.int64) + 5
     changed = 0
-    for k, (rules, state, me) in enumerate(positions(n, options)):
+    for k, (rules, state, me) in enumerate(positions(n, options, game=game)):
         twin = rules.resample_hidden(state, me, np.random.default_rng(10_000 + k))  # all it cannot see redrawn
-        changed += not (np.array_equal(twin.loc, state.loc) and np.array_equal(twin.where, state.where)
-                        and twin.deck == state.deck)
+        changed += not (np.array_equal(twin.loc, state.loc) and twin.deck == state.deck)
         mine.load_resampled(state, me, seeds)
         theirs.load_resampled(twin, me, seeds)
         for got, want in zip(rows(mine, ROWS), rows(theirs, ROWS)):
@@ -89,12 +97,13 @@ def test_states_the_seat_cannot_tell_apart_give_the_same_rows(n, options):
     assert changed > 5
 
 
-@pytest.mark.parametrize("n", COUNTS)
-def test_a_resampled_row_keeps_what_the_seat_knows_and_plays_on_to_the_end(n):
-    e, truth = engine(n, {}), engine(n, {}, width=1)
+@pytest.mark.parametrize("game, n", [(game, n) for game in OPTIONS for n in COUNTS[game]])
+def test_a_resampled_row_keeps_what_the_seat_knows_and_plays_on_to_the_end(game, n):
+    e, truth = engine(n, {}, game=game), engine(n, {}, width=1, game=game)
+    keeps = keeps_corruption if game == "corruption" else keeps_corruptia
     rng = np.random.default_rng(n)
     ended = 0
-    for rules, state, me in positions(n, {}, games=1, every=11):
+    for rules, state, me in positions(n, {}, games=1, every=11, game=game):
         truth.load(0, state)
         e.load_resampled(state, me, rng.integers(2**63, size=ROWS))
         b, t = e.batch, truth.batch
@@ -102,23 +111,42 @@ def test_a_resampled_row_keeps_what_the_seat_knows_and_plays_on_to_the_end(n):
             np.testing.assert_array_equal(b.observation[k], t.observation[0])
             np.testing.assert_array_equal(b.action_mask[k], t.action_mask[0])
             assert b.current_player[k] == me
-        # every seat's cards, counts and public cards: the seat's own and the public ones unmoved
-        for k in range(ROWS):
-            s = resampled_state(e, k, n)
-            np.testing.assert_array_equal(s["loc"][me], state.loc[me])
-            np.testing.assert_array_equal(s["where"][me], state.where[me])
-            np.testing.assert_array_equal(s["public"], state.public)
-            shown = state.public
-            np.testing.assert_array_equal(s["loc"][shown], state.loc[shown])
-            np.testing.assert_array_equal(s["where"][shown], state.where[shown])
-            for q in range(n):  # as many cards of each seat in hand, on contracts and on Swiss accounts
-                for place in (HAND, CONTRACT, ON_SWISS):
-                    assert (s["loc"][q] == place).sum() == (state.loc[q] == place).sum()
-                # the Swiss accounts hold bribes only
-                assert all(c < 6 for c in np.flatnonzero(s["loc"][q] == ON_SWISS))
-            assert sorted(s["deck"]) == sorted(state.deck)
+            keeps(e, k, state, me)
         ended += play_out(e, rng)
     assert ended >= ROWS * 3
+
+
+def keeps_corruption(e, k: int, state, me: int) -> None:
+    """Row k holds the seat's own cards and the public ones where they are, as many cards of each seat
+    in each kind of place, bribes alone on Swiss accounts, and the undealt contracts."""
+    s = resampled_state(e, k, state.n)
+    np.testing.assert_array_equal(s["loc"][me], state.loc[me])
+    np.testing.assert_array_equal(s["where"][me], state.where[me])
+    np.testing.assert_array_equal(s["public"], state.public)
+    shown = state.public
+    np.testing.assert_array_equal(s["loc"][shown], state.loc[shown])
+    np.testing.assert_array_equal(s["where"][shown], state.where[shown])
+    for q in range(state.n):
+        for place in (HAND, CONTRACT, ON_SWISS):
+            assert (s["loc"][q] == place).sum() == (state.loc[q] == place).sum()
+        assert all(c < 6 for c in np.flatnonzero(s["loc"][q] == ON_SWISS))
+    assert sorted(s["deck"]) == sorted(state.deck)
+
+
+def keeps_corruptia(e, k: int, state, me: int) -> None:
+    """Row k holds the seat's hand, the cards seen taken and every card on the table or discarded
+    where they are, as many cards in each hand, the pile and the box, and the seat's own ballot."""
+    from corruption_envs.corruptia.state import IN_BOX, IN_DECK
+    from corruption_envs.vector import corruptia as v
+
+    loc = e._state[4][k, v.C_LOC].astype(np.int64)
+    seen = (state.loc == me) | (state.known_at == state.loc) | ~np.isin(state.loc, [*range(state.n), IN_DECK, IN_BOX])
+    np.testing.assert_array_equal(loc[seen], state.loc[seen])
+    for place in (*range(state.n), IN_DECK, IN_BOX):
+        assert (loc == place).sum() == (state.loc == place).sum()
+    pile = e._state[5][k, :len(state.deck)]
+    assert sorted(pile.tolist()) == sorted(np.flatnonzero(loc == IN_DECK).tolist())
+    assert e._state[1][k, v.SE_VOTE, me] == state.votes[me]
 
 
 def resampled_state(e: CorruptionEngine, row: int, n: int) -> dict:
@@ -206,10 +234,11 @@ def mid_round_position():
 
 
 @pytest.mark.parametrize("search", [ISMCTSAgent, PIMCAgent])
-def test_search_with_the_engines_draw_decides_as_with_the_rules_draw(search):
+@pytest.mark.parametrize("game", OPTIONS)
+def test_search_with_the_engines_draw_decides_as_with_the_rules_draw(game, search):
     # the same determinizations either way (one seed each from the bot's generator): the same moves
     decisions = 0
-    for env, *_ in positions(4, {}, games=1, every=13, envs=True):
+    for env, *_ in positions(4, {}, games=1, every=13, envs=True, game=game):
         moves = []
         for compiled in (True, False):
             bot = search(env, seed=decisions, simulations=12, engine=True, wave=4)
