@@ -140,7 +140,8 @@ def keeps_corruptia(e, k: int, state, me: int) -> None:
     from corruption_envs.vector import corruptia as v
 
     loc = e._state[4][k, v.C_LOC].astype(np.int64)
-    seen = (state.loc == me) | (state.known_at == state.loc) | ~np.isin(state.loc, [*range(state.n), IN_DECK, IN_BOX])
+    hidden_places = [*range(state.n), IN_DECK, IN_BOX]
+    seen = (state.loc == me) | (state.known_at == state.loc) | ~np.isin(state.loc, hidden_places)
     np.testing.assert_array_equal(loc[seen], state.loc[seen])
     for place in (*range(state.n), IN_DECK, IN_BOX):
         assert (loc == place).sum() == (state.loc == place).sum()
@@ -208,6 +209,54 @@ def test_where_the_cards_fall_matches_the_rules_sampler():
         assert chi2_contingency(table).pvalue > 1e-3, (place, table)
         tested += 1
     assert tested >= 4
+
+
+def test_corruptias_unseen_cards_fall_as_the_rules_sampler_deals_them():
+    # after a few turns: the department of the pile's top card, of the box's lowest card and of each
+    # opponent's lowest card not seen taken, over independent draws of both samplers (a chi-square
+    # test of homogeneity each)
+    from scipy.stats import chi2_contingency
+
+    from corruption_envs.corruptia.state import IN_BOX, IN_DECK
+    from corruption_envs.corruptia.tables import CARDS_PER_DEPT
+    from corruption_envs.vector import corruptia as v
+
+    env = corruption_envs.env("corruptia", num_players=4)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+    u = env.unwrapped
+    rules, state = u.rules, u.game_state
+    me = rules.current_player(state)
+
+    def features(loc: np.ndarray, known: np.ndarray, top: int) -> list[tuple]:
+        out = [("top", top // CARDS_PER_DEPT), ("box", np.flatnonzero(loc == IN_BOX).min() // CARDS_PER_DEPT)]
+        for q in range(4):
+            unseen = np.flatnonzero((loc == q) & (known != q))
+            if q != me and unseen.size:
+                out.append((q, unseen.min() // CARDS_PER_DEPT))
+        return out
+
+    e = engine(4, {}, width=500, game="corruptia")
+    engine_counts, rules_counts = Counter(), Counter()
+    for batch in range(6):
+        e.load_resampled(state, me, np.arange(500, dtype=np.int64) + 500 * batch)
+        cards, pile = e._state[4], e._state[5]
+        for k in range(500):
+            top = int(pile[k, len(state.deck) - 1])
+            engine_counts.update(features(cards[k, v.C_LOC], cards[k, v.C_KNOWN], top))
+    for seed in range(10_000, 13_000):
+        other = rules.resample_hidden(state, me, np.random.default_rng(seed))
+        rules_counts.update(features(other.loc, other.known_at, other.deck[-1]))
+    assert sum(engine_counts.values()) == sum(rules_counts.values())
+    tested = 0
+    for name in {key[0] for key in engine_counts}:
+        cells = sorted(key for key in set(engine_counts) | set(rules_counts) if key[0] == name)
+        table = [[engine_counts[c] for c in cells], [rules_counts[c] for c in cells]]
+        assert chi2_contingency(table).pvalue > 1e-3, (name, table)
+        tested += len(cells) > 1
+    assert tested >= 3
 
 
 def places(loc: np.ndarray, where: np.ndarray, deck: list, me: int) -> list[tuple]:
