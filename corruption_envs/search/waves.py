@@ -1,10 +1,11 @@
 """Search iterations in waves on a batched engine: W determinizations in W engine rows, stepped together.
 
 A wave draws W determinizations of the searching seat's information set into the rows of a compiled
-engine (`vector`, `EngineRows.deal`): where the engine draws them itself (`load_resampled`:
-Corruption's and Corruptia's, the true state copied into every row and each row's unseen part redrawn
-in one compiled pass, the same draw as `resample_hidden`'s from the same seed), else each drawn by the
-rules' `resample_hidden` (the one-game path's draw) and loaded into its row. The tree descent then
+engine (`vector`, `EngineRows.deal`): where the engine draws them itself (`load_resampled`: the true
+state copied into every row and each row's unseen part redrawn in one compiled pass, the same draw as
+`resample_hidden`'s from the same seed; every game's engine, Construction's while no secret gift
+amount is to be redrawn), else each drawn by the rules' `resample_hidden` (the one-game path's draw)
+and loaded into its row. The tree descent then
 moves every row one decision per engine step: each row picks its move in its own determinization (the
 search's `_select`, reading the row's action mask and acting seat) and the rows that have left the
 tree, or whose game ended, wait (`vector.WAIT`). Each descent counts a visit on every node it passes
@@ -66,8 +67,9 @@ class EngineRows:
              determinize: Callable[[GameState, int, np.random.Generator], GameState]) -> None:
         """Rows 0..size-1 play on from determinizations of `state` by `player`, one seed from `rng`
         each: drawn by the engine where it can (`load_resampled`, the draw `determinize` makes from the
-        same seed), else by `determinize(state, player, rng)` and loaded."""
-        if self.resamples:
+        same seed) for the states it can (`can_resample`), else by `determinize(state, player, rng)`
+        and loaded."""
+        if self.resamples and self.engine.can_resample(state, player):
             self.engine.load_resampled(state, player, rng.integers(2**63, size=size))
         else:
             self.load([determinize(state, player, rng) for _ in range(size)])

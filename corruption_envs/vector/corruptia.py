@@ -1165,6 +1165,10 @@ class CorruptiaEngine(CompiledEngine):
         _decide_kernel(self._state, np.array([i], np.int64), self._offers_on, b.observation, b.action_mask,
                        b.current_player)
 
+    def can_resample(self, state: CorruptiaState, player: int) -> bool:
+        """Whether `load_resampled` draws `player`'s determinizations of `state`: always."""
+        return True
+
     def load_resampled(self, state: CorruptiaState, player: int, seeds: np.ndarray) -> None:
         """Rows 0..len(seeds)-1 play on from `player`'s determinizations of `state`: row k holds the state
         `rules.resample_hidden(state, player, np.random.default_rng(seeds[k]))` draws, that Generator

@@ -893,6 +893,10 @@ class CorruptionEngine(CompiledEngine):
         refresh_kernel(int(row), b.num_players, self._state, self._may_decline, b.observation,
                        b.action_mask, b.current_player)
 
+    def can_resample(self, state: CorruptionState, player: int) -> bool:
+        """Whether `load_resampled` draws `player`'s determinizations of `state`: always."""
+        return True
+
     def load_resampled(self, state: CorruptionState, player: int, seeds: np.ndarray) -> None:
         """Rows 0..len(seeds)-1 play on from `player`'s determinizations of `state`: row k holds the state
         `rules.resample_hidden(state, player, np.random.default_rng(seeds[k]))` draws, bit for bit, drawn

@@ -1,6 +1,7 @@
-"""Determinizations drawn inside the engines (`load_resampled`, Corruption's and Corruptia's): the same
-draw as the rules' `resample_hidden` for the same seed, reading nothing the seat cannot see, legal to
-play on, and distributed as the rules' sampler draws."""
+"""Determinizations drawn inside the engines (`load_resampled`): the same draw as the rules'
+`resample_hidden` for the same seed, reading nothing the seat cannot see, legal to play on, and
+distributed as the rules' sampler draws; Construction's wherever no secret gift amount is to be redrawn
+(`can_resample`)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -14,16 +15,27 @@ import corruption_envs  # noqa: E402
 from corruption_envs.corruption.state import CONTRACT, CORRUPTION, HAND  # noqa: E402
 from corruption_envs.corruption.state import SWISS as ON_SWISS  # noqa: E402
 from corruption_envs.search import ISMCTSAgent, PIMCAgent  # noqa: E402
+from corruption_envs.construction.state import VOTE as CONSTRUCTION_VOTE  # noqa: E402
 from corruption_envs.corruptia.state import VOTE  # noqa: E402
 from corruption_envs.vector import WAIT, make  # noqa: E402
+from corruption_envs.vector.construction import ConstructionEngine  # noqa: E402
 from corruption_envs.vector.corruption import GAME_SIZE, CorruptionEngine  # noqa: E402
 from corruption_envs.vector.sampling import random_legal  # noqa: E402
 
-COUNTS = {"corruption": (3, 4, 7), "corruptia": (3, 4, 5)}
-OPTIONS = {"corruption": "reporter_may_decline", "corruptia": "vote_offers"}  # each game's rule option
-CASES = [(game, n, {option: value}) for game, option in OPTIONS.items() for n in COUNTS[game]
-         for value in (True, False)]
-CASE_IDS = [f"{game}-{n}-{next(iter(o.values()))}" for game, n, o in CASES]
+COUNTS = {"corruption": (3, 4, 7), "corruptia": (3, 4, 5), "construction": (3, 5, 7)}
+# every rule option of each game, each way; Construction's gift amounts public, or no gifts at all
+# (secret amounts are redrawn by the rules' search, not the engine)
+PUBLIC_GIFTS = {"secret_gifts": False}
+OPTIONS = {
+    "corruption": [{"reporter_may_decline": True}, {"reporter_may_decline": False}],
+    "corruptia": [{"vote_offers": True}, {"vote_offers": False}],
+    "construction": [PUBLIC_GIFTS, {"max_gifts": 0},
+                     {"secret_gifts": False, "max_gifts": 3, "investigation_gifts": True,
+                      "first_player_passes": True, "completion": "more_than_three", "red_alert": "all_dice"}],
+}
+CASES = [(game, n, options) for game, ways in OPTIONS.items() for n in COUNTS[game] for options in ways]
+CASE_IDS = [f"{game}-{n}-" + ",".join(f"{k}={v}" for k, v in o.items()) for game, n, o in CASES]
+PLAYABLE = {"corruption": {}, "corruptia": {}, "construction": PUBLIC_GIFTS}  # options drawn everywhere
 ROWS = 6  # determinizations drawn per position
 
 
@@ -58,6 +70,8 @@ def rows(e, count: int) -> list[np.ndarray]:
     b = e.batch
     if isinstance(e, CorruptionEngine):
         games = [e._state[:count, :GAME_SIZE]]
+    elif isinstance(e, ConstructionEngine):  # the game and its Generator
+        games = [e._rows[:count], e._chance[:count]]
     else:  # Corruptia's per-row arrays (the rest is scratch)
         games = [a[:count] for a in e._state if a.ndim >= 2 and a.shape[0] == e.num_envs]
     return [a.copy() for a in (*games, b.observation[:count], b.action_mask[:count], b.current_player[:count])]
@@ -78,8 +92,8 @@ def test_each_row_is_the_rules_resample_of_its_seed_bit_for_bit(game, n, options
         phases |= 1 << int(state.phase)
     if game == "corruption":
         assert checked > 10 and phases == 0b1111  # Phase II and Phase III's three decision steps
-    else:
-        assert checked > 10 and phases >> VOTE & 1  # votes to redraw among them
+    else:  # votes to redraw among them
+        assert checked > 10 and phases >> (VOTE if game == "corruptia" else CONSTRUCTION_VOTE) & 1
 
 
 @pytest.mark.parametrize("game, n, options", CASES, ids=CASE_IDS)
@@ -89,21 +103,47 @@ def test_states_the_seat_cannot_tell_apart_give_the_same_rows(game, n, options):
     changed = 0
     for k, (rules, state, me) in enumerate(positions(n, options, game=game)):
         twin = rules.resample_hidden(state, me, np.random.default_rng(10_000 + k))  # all it cannot see redrawn
-        changed += not (np.array_equal(twin.loc, state.loc) and twin.deck == state.deck)
+        changed += differs(game, twin, state)
         mine.load_resampled(state, me, seeds)
         theirs.load_resampled(twin, me, seeds)
         for got, want in zip(rows(mine, ROWS), rows(theirs, ROWS)):
+            if game == "construction":
+                got, want = (without_others_certainties(r, me) for r in (got, want))
             np.testing.assert_array_equal(got, want)
     assert changed > 5
 
 
+def without_others_certainties(rows: np.ndarray, me: int) -> np.ndarray:
+    """Construction rows without `known[o][q]` of the other seats o (what o knows of each hand): the
+    rules' `resample_hidden` keeps these from the state it redraws, cut down to the new hands, so they
+    are not a function of `me`'s information set alone, in the engine's draw as in the rules'."""
+    from corruption_envs.vector import construction as v
+
+    if rows.ndim != 2 or rows.shape[1] != v.ROW_SIZE:
+        return rows
+    rows = rows.copy()
+    for o in range(v.P):
+        if o != me:
+            rows[:, v.KNOWN + o * v.P * v.T:v.KNOWN + (o + 1) * v.P * v.T] = 0
+    return rows
+
+
+def differs(game: str, a, b) -> bool:
+    """Whether two states differ in where the cards (and Construction's contracts) are."""
+    if game == "construction":
+        return a.hand != b.hand or a.deck != b.deck or a.stack != b.stack
+    return not (np.array_equal(a.loc, b.loc) and a.deck == b.deck)
+
+
 @pytest.mark.parametrize("game, n", [(game, n) for game in OPTIONS for n in COUNTS[game]])
 def test_a_resampled_row_keeps_what_the_seat_knows_and_plays_on_to_the_end(game, n):
-    e, truth = engine(n, {}, game=game), engine(n, {}, width=1, game=game)
-    keeps = keeps_corruption if game == "corruption" else keeps_corruptia
+    options = PLAYABLE[game]
+    e, truth = engine(n, options, game=game), engine(n, options, width=1, game=game)
+    keeps = {"corruption": keeps_corruption, "corruptia": keeps_corruptia,
+             "construction": keeps_construction}[game]
     rng = np.random.default_rng(n)
     ended = 0
-    for rules, state, me in positions(n, {}, games=1, every=11, game=game):
+    for rules, state, me in positions(n, options, games=1, every=11, game=game):
         truth.load(0, state)
         e.load_resampled(state, me, rng.integers(2**63, size=ROWS))
         b, t = e.batch, truth.batch
@@ -148,6 +188,23 @@ def keeps_corruptia(e, k: int, state, me: int) -> None:
     pile = e._state[5][k, :len(state.deck)]
     assert sorted(pile.tolist()) == sorted(np.flatnonzero(loc == IN_DECK).tolist())
     assert e._state[1][k, v.SE_VOTE, me] == state.votes[me]
+
+
+def keeps_construction(e, k: int, state, me: int) -> None:
+    """Row k holds the seat's hand and the discards, as many cards in each hand and the deck, every
+    card the seat knows a seat holds in that seat's hand, and the contracts on the stack."""
+    from corruption_envs.vector import construction as v
+
+    s, n, t = e._rows[k].astype(np.int64), state.n, v.T
+    hands = s[v.HAND:v.HAND + n * t].reshape(n, t)
+    np.testing.assert_array_equal(hands[me], state.hand[me])
+    np.testing.assert_array_equal(s[v.DISCARD:v.DISCARD + t], state.discard)
+    np.testing.assert_array_equal(hands.sum(axis=1), [sum(h) for h in state.hand])
+    assert s[v.DECK_LEN] == len(state.deck)
+    for q in range(n):
+        assert (hands[q] >= state.known[me][q]).all()
+    stack = s[v.STACK:v.STACK + s[v.STACK_LEN]].tolist()
+    assert sorted(stack) == sorted(state.stack) and stack[state.stack_hidden:] == state.stack[state.stack_hidden:]
 
 
 def resampled_state(e: CorruptionEngine, row: int, n: int) -> dict:
@@ -287,7 +344,7 @@ def mid_round_position():
 def test_search_with_the_engines_draw_decides_as_with_the_rules_draw(game, search):
     # the same determinizations either way (one seed each from the bot's generator): the same moves
     decisions = 0
-    for env, *_ in positions(4, {}, games=1, every=13, envs=True, game=game):
+    for env, *_ in positions(4, PLAYABLE[game], games=1, every=13, envs=True, game=game):
         moves = []
         for compiled in (True, False):
             bot = search(env, seed=decisions, simulations=12, engine=True, wave=4)
