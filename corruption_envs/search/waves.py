@@ -5,16 +5,15 @@ engine (`vector`, `EngineRows.deal`): where the engine draws them itself (`load_
 state copied into every row and each row's unseen part redrawn in one compiled pass, the same draw as
 `resample_hidden`'s from the same seed; every game's engine, Construction's while no secret gift
 amount is to be redrawn), else each drawn by the rules' `resample_hidden` (the one-game path's draw)
-and loaded into its row. The tree descent then
-moves every row one decision per engine step: each row picks its move in its own determinization (the
-search's `_select`, reading the row's action mask and acting seat) and the rows that have left the
-tree, or whose game ended, wait (`vector.WAIT`). Each descent counts a visit on every node it passes
-at once (a virtual loss: the node's mean falls until the playout's points are added), so the W
-descents of a wave spread over the tree as W sequential ones would. Playouts then
-run for every row together until each row's game ends: random moves drawn in one compiled pass
-(`vector.sampling.random_legal`) or the heuristic bot's `act_batch`. The engine reports ranks on the
-step a game ends (and deals a new game in that row, which then waits), from which the rank points
-of every seat are backed up.
+and loaded into its row. The tree descent then moves every row one decision per engine step: each
+row picks its move in its own determinization (the search's `_select`, reading the row's action mask
+and acting seat) and the rows that have left the tree, or whose game ended, wait (`vector.WAIT`).
+Each descent counts a visit on every node it passes at once (a virtual loss: the node's mean falls
+until the playout's points are added), so the W descents of a wave spread over the tree as W
+sequential ones would. Playouts then run for every row together until each row's game ends: random
+moves drawn in one compiled pass (`vector.sampling.random_legal`) or the heuristic bot's
+`act_batch`. The engine reports ranks on the step a game ends (and deals a new game in that row,
+which then waits), from which the rank points of every seat are backed up.
 
 Needs numba (the engines); `engine_available(rules)` says whether a game can be searched this way.
 """
