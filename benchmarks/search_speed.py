@@ -83,6 +83,7 @@ def speed(spec: str, games: Sequence[str], decisions: int) -> None:
 
 # where the engine path's time goes: (label, the function's file suffix, its name)
 PARTS = (("resample_hidden", "hidden.py", "resample_hidden"), ("engine load", "", "load"),
+         ("engine resample", "", "load_resampled"),
          ("engine step", "engine.py", "step"), ("playouts", "waves.py", "run"))
 
 

@@ -184,7 +184,8 @@ class SearchAgent:
         while done < self.simulations:
             if engine:
                 size = min(self.wave, -(-self.simulations // MIN_WAVES), self.simulations - done)
-                self._simulate_wave(stats, [self.view.determinize(truth, me, self.rng) for _ in range(size)], done)
+                self._rows.deal(truth, me, size, self.rng, self.view.determinize)
+                self._simulate_wave(stats, size, done)
             else:
                 size = 1
                 self._simulate(stats, self.view.determinize(truth, me, self.rng), done)
@@ -205,7 +206,8 @@ class SearchAgent:
             self._wave_playout = WavePlayout(env, self.playout.policy, self.rng)
         self._wave_playout.reseed(self.rng)
 
-    def _simulate_wave(self, stats: Any, states: list[GameState], done: int) -> None:
+    def _simulate_wave(self, stats: Any, size: int, done: int) -> None:
+        """`size` simulations, one from each of the engine rows 0..size-1 (dealt their determinizations)."""
         raise NotImplementedError
 
     def _new_stats(self, me: int, legal: np.ndarray) -> Any:

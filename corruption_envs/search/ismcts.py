@@ -12,8 +12,9 @@ so the descents of a wave differ.
 
 Opponents are searched in the same tree with their own statistics (single-observer: the tree shows
 their moves, and their own hidden cards, as the determinization has them). The bot never reads the
-true state except through `resample_hidden`, so two states the seat cannot tell apart give the same
-move for the same seed (tests/search/test_search.py).
+true state except through `resample_hidden` (or the engine's compiled draw of the same,
+`load_resampled`), so two states the seat cannot tell apart give the same move for the same seed
+(tests/search/test_search.py).
 """
 from __future__ import annotations
 
@@ -64,9 +65,9 @@ class ISMCTSAgent(SearchAgent):
         observation there, for a tree policy that reads it)."""
         return ucb_select(node, mask, self.rng, self.exploration)
 
-    def _simulate_wave(self, root: Node, states: list[GameState], done: int) -> None:
+    def _simulate_wave(self, root: Node, size: int, done: int) -> None:
         batch = self._rows.engine.batch
-        run_wave(self._rows, self._wave_playout, [root] * len(states), states,
+        run_wave(self._rows, self._wave_playout, [root] * size,
                  lambda node, row, player: self._select(node, player, batch.action_mask[row],
                                                         lambda: batch.observation[row].copy()),
                  self._node, self._prepare)

@@ -28,10 +28,10 @@ class PIMCAgent(SearchAgent):
         totals[k] += self.playout.run(state)[me]
         counts[k] += 1
 
-    def _simulate_wave(self, stats: tuple, states: list[GameState], done: int) -> None:
+    def _simulate_wave(self, stats: tuple, size: int, done: int) -> None:
         me, legal, totals, counts = stats
-        ks = (done + np.arange(len(states))) % legal.size
-        points = play_firsts(self._rows, self._wave_playout, states, legal[ks])
+        ks = (done + np.arange(size)) % legal.size
+        points = play_firsts(self._rows, self._wave_playout, legal[ks])
         np.add.at(totals, ks, [p[me] for p in points])
         np.add.at(counts, ks, 1)
 

@@ -53,8 +53,8 @@ def search_policy_targets(
     for lo in range(0, len(states), rows.width):
         part = range(lo, min(lo + rows.width, len(states)))
         for _ in range(simulations):
-            dets = [determinize(rules, states[i], seats[i], rng) for i in part]
-            run_wave(rows, playout, [roots[i] for i in part], dets,
+            rows.load([determinize(rules, states[i], seats[i], rng) for i in part])
+            run_wave(rows, playout, [roots[i] for i in part],
                      lambda node, row, player: ucb_select(node, masks[row], rng, exploration), Node)
     visits = np.zeros((len(states), rules.num_actions))
     values = np.zeros(len(states))

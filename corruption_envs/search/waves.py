@@ -1,16 +1,19 @@
 """Search iterations in waves on a batched engine: W determinizations in W engine rows, stepped together.
 
-A wave draws W determinizations of the searching seat's information set (`rules.resample_hidden`,
-the same draw as the one-game path) and loads them into the rows of a compiled engine (`vector`). The
-tree descent then moves every row one decision per engine step: each row picks its move in its own
-determinization (the search's `_select`, reading the row's action mask and acting seat) and the rows
-that have left the tree, or whose game ended, wait (`vector.WAIT`). Each descent counts a visit on
-every node it passes at once (a virtual loss: the node's mean falls until the playout's points are
-added), so the W descents of a wave spread over the tree as W sequential ones would. Playouts then
-run for every row together until each row's game ends: random moves drawn in one compiled pass
-(`vector.sampling.random_legal`) or the heuristic bot's `act_batch`. The engine reports ranks on the
-step a game ends (and deals a new game in that row, which then waits), from which the rank points
-of every seat are backed up.
+A wave draws W determinizations of the searching seat's information set into the rows of a compiled
+engine (`vector`, `EngineRows.deal`): where the engine draws them itself (`load_resampled`: the true
+state copied into every row and each row's unseen part redrawn in one compiled pass, the same draw as
+`resample_hidden`'s from the same seed; every game's engine, Construction's while no secret gift
+amount is to be redrawn), else each drawn by the rules' `resample_hidden` (the one-game path's draw)
+and loaded into its row. The tree descent then moves every row one decision per engine step: each
+row picks its move in its own determinization (the search's `_select`, reading the row's action mask
+and acting seat) and the rows that have left the tree, or whose game ended, wait (`vector.WAIT`).
+Each descent counts a visit on every node it passes at once (a virtual loss: the node's mean falls
+until the playout's points are added), so the W descents of a wave spread over the tree as W
+sequential ones would. Playouts then run for every row together until each row's game ends: random
+moves drawn in one compiled pass (`vector.sampling.random_legal`) or the heuristic bot's
+`act_batch`. The engine reports ranks on the step a game ends (and deals a new game in that row,
+which then waits), from which the rank points of every seat are backed up.
 
 Needs numba (the engines); `engine_available(rules)` says whether a game can be searched this way.
 """
@@ -51,11 +54,24 @@ class EngineRows:
         self.engine.reset()
         self.width = width
         self.num_players = rules.num_players
+        # whether the engine draws determinizations in its rows itself
+        self.resamples = hasattr(self.engine, "load_resampled")
 
     def load(self, states: list[GameState]) -> None:
         """Rows 0.. play on from `states`, each with the future chance its state carries."""
         for row, state in enumerate(states):
             self.engine.load(row, state)
+
+    def deal(self, state: GameState, player: int, size: int, rng: np.random.Generator,
+             determinize: Callable[[GameState, int, np.random.Generator], GameState]) -> None:
+        """Rows 0..size-1 play on from determinizations of `state` by `player`, one seed from `rng`
+        each: drawn by the engine where it can (`load_resampled`, the draw `determinize` makes from the
+        same seed) for the states it can (`can_resample`), else by `determinize(state, player, rng)`
+        and loaded."""
+        if self.resamples and self.engine.can_resample(state, player):
+            self.engine.load_resampled(state, player, rng.integers(2**63, size=size))
+        else:
+            self.load([determinize(state, player, rng) for _ in range(size)])
 
     def points(self, row: int) -> list[float]:
         """Rank points per seat of the game that ended in `row` on the last step."""
@@ -98,14 +114,12 @@ class WavePlayout:
                 playing[row] = False
 
 
-def play_firsts(rows: EngineRows, playout: WavePlayout, states: list[GameState],
-                firsts: np.ndarray) -> list[list[float]]:
-    """Rank points per seat of each `states[i]` (a determinization, loaded into row i) played on from
+def play_firsts(rows: EngineRows, playout: WavePlayout, firsts: np.ndarray) -> list[list[float]]:
+    """Rank points per seat of each row i's game (a determinization, loaded or dealt) played on from
     the move `firsts[i]` to its end by the playout."""
     from ..vector import WAIT
 
-    w = len(states)
-    rows.load(states)
+    w = len(firsts)
     actions = np.full(rows.width, WAIT, np.int64)
     actions[:w] = firsts
     batch = rows.engine.step(actions)
@@ -122,20 +136,18 @@ def run_wave(
     rows: EngineRows,
     playout: WavePlayout,
     roots: list[Any],
-    states: list[GameState],
     select: Callable[[Any, int, int], int],
     new_node: Callable[[int], Any],
     prepare: Callable[[list[Any], list[int]], None] | None = None,
 ) -> None:
-    """One iteration per state: `states[i]` (a determinization) is loaded into row i and descends from
+    """One iteration per root: row i's game (a determinization, loaded or dealt) descends from
     `roots[i]` (rows may share a root) by `select(node, row, player) -> action`, adding one new node
     (`new_node(player)`); then a playout to the game's end, and its rank points backed up.
     `prepare(nodes, rows)`, before each step's selections, sees every row's node at once (a guided
     search evaluates its priors there in one call)."""
     from ..vector import WAIT
 
-    engine, w = rows.engine, len(states)
-    rows.load(states)
+    engine, w = rows.engine, len(roots)
     batch = engine.batch
     nodes, paths = list(roots), [[] for _ in range(w)]
     points: list[Any] = [None] * rows.width

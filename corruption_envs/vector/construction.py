@@ -11,7 +11,10 @@ which each row carries on in the kernels (`numpy_rng`: SeedSequence, PCG64, `int
 `rules.new_game(np.random.default_rng(engine.game_seeds[i]))`, the game `env().reset(seed)` plays
 for the seed `queue_deals` gave the row (tests/vector/test_construction.py and
 tests/vector/test_construction_seeds.py hold the two to each other). `load(row, state)` copies an AEC
-state with its Generator's state, so a crafted or determinized position goes on with the same dice.
+state with its Generator's state, so a crafted or determinized position goes on with the same dice;
+`load_resampled(state, player, seeds)` fills rows with `player`'s determinizations of a state, drawn in
+a kernel as `resample_hidden` draws them from `default_rng(seed)`, unless secret gift amounts are to
+be redrawn (`can_resample`: those stay with the rules' search).
 
 The game tables, the action layout and the observation offsets reach the kernels as an argument (one
 int64 vector at the G_ offsets), never as compiled-in globals, so an edit of the values in tables.py,
@@ -27,7 +30,7 @@ import numba as nb
 import numpy as np
 
 from ..construction import ConstructionRules, codec, observer, tables
-from ..construction.state import CARDS, MAYOR, OVER, PAY, PLACE, VOTE, State
+from ..construction.state import CARDS, GIFT, MAYOR, OVER, PAY, PLACE, VOTE, State
 from ..construction.tables import (
     BIG_PAPA, CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, RED_ALERT, REVENUE_QUEBEC, SNITCH, SPIC_N_SPAN,
 )
@@ -974,6 +977,73 @@ def _step_kernel(st, rng, actions, tab, fr, obs, mask, cur, rewards, terminated,
         terminated[i] = True
 
 
+# --- determinizations: a seat's information set redrawn in the rows (as construction/hidden.py) --------
+@_kernel
+def _resample_kernel(source, stack_hidden, seeds, me, st, chance, tab, fr, obs, mask,
+                     cur):  # pragma: no cover - compiled
+    """Rows 0..len(seeds)-1: the game `source` with all that seat `me` cannot see redrawn from
+    `default_rng(seeds[k])` in `resample_hidden`'s order of draws (the unseen top of the contract stack,
+    the cards beyond what `me` knows each seat holds, the votes cast in a running election), that
+    Generator then carrying the row's dice on; their decisions written. Secret gift amounts are not
+    redrawn here (`can_resample`). A draw reads counts and the seat's certainties, never which card or
+    contract is where."""
+    n = source[N]
+    scratch = np.zeros((3, P + 1), np.int64)
+    unseen = np.empty(C, np.int64)
+    cards = np.empty(D, np.int64)
+    dealt = np.empty(D, np.int64)
+    perm = np.empty(max(C, D), np.int64)
+    for i in range(seeds.shape[0]):
+        s = st[i]
+        s[:] = source
+        g = chance[i]
+        numpy_rng.seed_generator(g, seeds[i])
+        if stack_hidden:  # the unseen contracts, sorted, in the order of one permutation
+            for j in range(stack_hidden):
+                unseen[j] = s[STACK + j]
+            unseen[:stack_hidden].sort()
+            numpy_rng.permutation_into(g, perm[:stack_hidden])
+            for j in range(stack_hidden):
+                s[STACK + j] = unseen[perm[j]]
+        size = 0  # the cards `me` cannot place, by type, in one permutation
+        for ty in range(T):
+            left = tab[G_CARD_COUNTS + ty] - s[HAND + me * T + ty] - s[DISCARD + ty]
+            for q in range(n):
+                if q != me:
+                    left -= s[KNOWN + (me * P + q) * T + ty]
+            for _ in range(left):
+                cards[size] = ty
+                size += 1
+        numpy_rng.permutation_into(g, perm[:size])
+        for j in range(size):
+            dealt[j] = cards[perm[j]]
+        for q in range(n):  # each seat's known cards, then its other cards off the end of the deal
+            if q == me:
+                continue
+            held = 0
+            for ty in range(T):
+                held += s[HAND + q * T + ty]
+                s[HAND + q * T + ty] = s[KNOWN + (me * P + q) * T + ty]
+                held -= s[HAND + q * T + ty]
+            for _ in range(held):
+                size -= 1
+                s[HAND + q * T + dealt[size]] += 1
+        for j in range(D):  # the investigation deck: the rest of the deal
+            s[DECK + j] = dealt[j] if j < size else 0
+        s[DECK_LEN] = size
+        for o in range(n):  # the other seats' certainties hold in the new hands
+            if o != me:
+                for q in range(n):
+                    for ty in range(T):
+                        at = KNOWN + (o * P + q) * T + ty
+                        s[at] = min(s[at], s[HAND + q * T + ty])
+        if s[PHASE] == VOTE:  # the votes cast so far are secret
+            for q in range(n):
+                if q != me and s[VOTES + q] >= 0:
+                    s[VOTES + q] = numpy_rng.integers(g, n + 1)
+        _write_decision(st, tab, fr, i, obs, mask, cur, scratch)
+
+
 # --- the engine --------------------------------------------------------------------------------------
 class ConstructionEngine(CompiledEngine):
     """B games of Construction & Corruption; game i's chance, deal and dice, is
@@ -1020,6 +1090,35 @@ class ConstructionEngine(CompiledEngine):
         b.num_players[row] = state.n
         _write_decision(self._rows, self._game, self._fractions, row, b.observation, b.action_mask,
                         b.current_player, np.zeros((3, P + 1), np.int64))
+
+    def can_resample(self, state: State, player: int) -> bool:
+        """Whether `load_resampled` draws `player`'s determinizations of `state`: not while the amount of
+        a gift between two other seats is secret (the rules' search over the money ledger draws it).
+        What gifts were made is public, so the answer reads nothing the seat cannot see."""
+        return not self.config["secret_gifts"] or not any(
+            kind == GIFT and a != player and b != player for kind, a, b, _ in state.ledger)
+
+    def load_resampled(self, state: State, player: int, seeds: np.ndarray) -> None:
+        """Rows 0..len(seeds)-1 play on from `player`'s determinizations of `state` (one `can_resample`
+        allows): row k holds the state `rules.resample_hidden(state, player,
+        np.random.default_rng(seeds[k]))` draws, that Generator rolling its dice on, drawn in one
+        compiled pass from one copy of `state` (`_resample_kernel`). `game_seeds` of those rows become
+        -1, as with `load`."""
+        seeds = np.asarray(seeds, np.int64)
+        if not self._started:
+            raise NotResetError("load_resampled() fills rows of a running batch: call reset() first")
+        if state.n not in self.player_counts or state.phase == OVER or not 0 <= player < state.n \
+                or len(seeds) > self.num_envs or not self.can_resample(state, player):
+            raise ValueError(f"player {player} of a {state.n}-player game in phase {state.phase}, "
+                             f"{len(seeds)} seeds for {self.num_envs} rows: give a game this engine "
+                             "plays that is not over, a seat of it, at most a seed a row, and a state "
+                             "can_resample(state, player) allows")
+        b = self._batch
+        _resample_kernel(_row_of(state), int(state.stack_hidden), seeds, int(player), self._rows,
+                         self._chance, self._game, self._fractions, b.observation, b.action_mask,
+                         b.current_player)
+        b.num_players[:len(seeds)] = state.n
+        self.game_seeds[:len(seeds)] = -1
 
 
 def _row_of(s: State) -> np.ndarray:

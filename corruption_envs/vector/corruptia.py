@@ -11,6 +11,8 @@ benchmarks/differential.py) plays the engine and the AEC rules from the same see
 chance.
 `load(row, state)` copies an AEC state into a row with its Generator's state, so a crafted position
 goes on with the same chance too. (A state whose Generator is not PCG64 is refused.)
+`load_resampled(state, player, seeds)` fills rows with `player`'s determinizations of a state, each
+drawn in a kernel as `resample_hidden` draws it from `default_rng(seed)` (a search's waves).
 
 State per row: cards by location (hands and the discard zone are sets, only the pile has an order),
 the table as bill slots in the order placed (`cell_slot` maps a board cell to its slot), the turn's
@@ -916,6 +918,110 @@ def _decide_kernel(st, rows, offers_on, obs, mask, current):  # pragma: no cover
         _write_decision(st, rows[g], offers_on, obs, mask, current)
 
 
+# --- determinizations: a seat's information set redrawn in the rows (as corruptia/hidden.py) ------------
+# the redraw's working words: the pool of unseen cards (sorted), those of them never shuffled back, those
+# that were, and each opponent's count of unseen hand cards
+R_POOL, R_FREE, R_BOUND, R_DRAW = range(4)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _copy_row2(a, count):  # pragma: no cover - compiled
+    """a[1:count] = a[0], by loops (a slice assignment may allocate)."""
+    for i in range(1, count):
+        for x in range(a.shape[1]):
+            a[i, x] = a[0, x]
+
+
+@nb.njit(cache=True, _nrt=False)
+def _copy_row3(a, count):  # pragma: no cover - compiled
+    for i in range(1, count):
+        for x in range(a.shape[1]):
+            for y in range(a.shape[2]):
+                a[i, x, y] = a[0, x, y]
+
+
+@nb.njit(cache=True, _nrt=False)
+def _copy_rows(st, obs, mask, current, count):  # pragma: no cover - compiled
+    """Rows 1..count-1 become copies of row 0: its game, its observation and mask rows (the bill slots
+    and the cards returned at setup among them) and the lists of what those rows show."""
+    _copy_row2(st[0], count)
+    _copy_row3(st[1], count)
+    _copy_row3(st[2], count)
+    _copy_row3(st[3], count)
+    _copy_row3(st[4], count)
+    _copy_row2(st[5], count)
+    _copy_row3(st[6], count)
+    _copy_row2(st[7], count)
+    _copy_row3(st[9], count)
+    _copy_row2(st[11], count)
+    _copy_row2(st[12], count)
+    _copy_row2(obs, count)
+    _copy_row2(mask, count)
+    for i in range(1, count):
+        current[i] = current[0]
+
+
+@nb.njit(cache=True, _nrt=False)
+def _resample_kernel(st, seeds, player, offers_on, obs, mask, current, work,
+                     seeding):  # pragma: no cover - compiled
+    """Rows 0..len(seeds)-1, each a copy of the game in row 0, with all that `player` cannot see
+    redrawn from `default_rng(seeds[k])` in `resample_hidden`'s order of draws, that Generator then
+    carrying the row's chance on; their decisions written again. A draw reads which cards are unseen
+    (the pile, the box, the opponents' hand cards not seen taken), never where each one is."""
+    count = seeds.shape[0]
+    _copy_rows(st, obs, mask, current, count)
+    ints, seat, cards, deck = st[0], st[1], st[4], st[5]
+    for i in range(count):
+        g = st[10][i]
+        numpy_rng.seed_generator_in(g, seeds[i], seeding)
+        n = ints[i, I_N]
+        for q in range(n):  # each opponent's hand cards not seen taken, to be drawn again
+            work[R_DRAW, q] = seat[i, SE_HAND, q] if q != player else 0
+        pool = free = bound = box = 0
+        for c in range(NUM_CARDS):
+            where = cards[i, C_LOC, c]
+            if where < n and where != player and cards[i, C_KNOWN, c] == where:
+                work[R_DRAW, where] -= 1
+            unseen = where == IN_DECK or where == IN_BOX or (
+                where < n and where != player and cards[i, C_KNOWN, c] != where)
+            if unseen:
+                work[R_POOL, pool] = c
+                pool += 1
+                box += where == IN_BOX
+                if cards[i, C_RETURNED, c] != 0:
+                    work[R_BOUND, bound] = c
+                    bound += 1
+                else:
+                    work[R_FREE, free] = c
+                    free += 1
+        _shuffle(g, work[R_FREE], free)
+        for k in range(box):
+            cards[i, C_LOC, work[R_FREE, k]] = IN_BOX
+        rest = work[R_POOL]  # the rest of the free cards, then the bound ones (the pool is read no more)
+        size = 0
+        for k in range(box, free):
+            rest[size] = work[R_FREE, k]
+            size += 1
+        for k in range(bound):
+            rest[size] = work[R_BOUND, k]
+            size += 1
+        _shuffle(g, rest, size)
+        for q in range(n):  # each opponent's unseen hand cards off the end of the rest
+            draw = work[R_DRAW, q]
+            for k in range(size - draw, size):
+                cards[i, C_LOC, rest[k]] = q
+            size -= draw
+        for k in range(size):  # the pile, its top last
+            deck[i, k] = rest[k]
+            cards[i, C_LOC, rest[k]] = IN_DECK
+        if ints[i, I_PHASE] == VOTE:  # the ballots cast so far are secret
+            for q in range(n):
+                if q != player and seat[i, SE_VOTE, q] >= 0:
+                    seat[i, SE_VOTE, q] = numpy_rng.integers(g, 3 if seat[i, SE_TOKENS, q] > 0 else 2)
+        _least_deficits(st, i)
+        _write_decision(st, i, offers_on, obs, mask, current)
+
+
 # --- an AEC state's Generator ------------------------------------------------------------------------
 def pcg64_words(rng: np.random.Generator) -> np.ndarray:
     """A PCG64 Generator's state as numpy_rng keeps it (its buffered 32-bit half-word included)."""
@@ -971,6 +1077,8 @@ class CorruptiaEngine(CompiledEngine):
             self._batch.observation[:, O_RETURNED:O_RETURNED + NUM_CARDS],  # 14 fixed for a game
             np.zeros((W_KEYS + 1, NUM_CARDS), np.int64),  # 15 scratch
         )
+        self._redraw = np.zeros((R_DRAW + 1, NUM_CARDS), np.int64)  # load_resampled's working words
+        self._seeding = np.zeros(numpy_rng.SEED_SCRATCH, np.uint64)
 
     def _start(self, games: np.ndarray) -> None:
         games = np.asarray(games, np.int64)
@@ -1056,3 +1164,26 @@ class CorruptiaEngine(CompiledEngine):
         self.game_seeds[i] = -1  # dealt elsewhere, not from a seed of this engine
         _decide_kernel(self._state, np.array([i], np.int64), self._offers_on, b.observation, b.action_mask,
                        b.current_player)
+
+    def can_resample(self, state: CorruptiaState, player: int) -> bool:
+        """Whether `load_resampled` draws `player`'s determinizations of `state`: always."""
+        return True
+
+    def load_resampled(self, state: CorruptiaState, player: int, seeds: np.ndarray) -> None:
+        """Rows 0..len(seeds)-1 play on from `player`'s determinizations of `state`: row k holds the state
+        `rules.resample_hidden(state, player, np.random.default_rng(seeds[k]))` draws, that Generator
+        carrying on its chance, drawn in one compiled pass from one copy of `state` in row 0
+        (`_resample_kernel`). `game_seeds` of those rows become -1, as with `load`."""
+        seeds = np.asarray(seeds, np.int64)
+        w = len(seeds)
+        if not 0 <= player < state.n or not 0 < w <= self.num_envs:
+            raise ValueError(f"player {player} of {state.n}, {w} seeds for {self.num_envs} rows: give a seat "
+                             "of the game and one to num_envs seeds, one a row")
+        self.load(0, state)
+        b = self._batch
+        for a in (b.rewards, b.terminated, b.scores, b.ranks):
+            a[1:w] = 0
+        b.num_players[:w] = state.n
+        self.game_seeds[:w] = -1
+        _resample_kernel(self._state, seeds, int(player), self._offers_on, b.observation, b.action_mask,
+                         b.current_player, self._redraw, self._seeding)

@@ -10,7 +10,9 @@ The state of a game is one int16 row holding the fields of `CorruptionState` at 
 then the list of the observation entries the row shows; every step, the acting seat's observation is
 written once into its row of `batch.observation` (its head rewritten whole, past it the ~50 entries the
 row's last observation listed cleared and this one's written, from the state as `Observer.full` reads
-it), and its mask into `batch.action_mask`. `load(row, state)` copies an AEC state into a row.
+it), and its mask into `batch.action_mask`. `load(row, state)` copies an AEC state into a row;
+`load_resampled(state, player, seeds)` fills rows with `player`'s determinizations of a state, each
+drawn in a kernel as `resample_hidden` draws it from `default_rng(seed)` (a search's waves).
 
 The kernels are compiled without numba's reference counting (`_nrt=False`, as Corruptia's): with it,
 numba counts a reference up and down (two atomic instructions) on every array a compiled function
@@ -690,6 +692,151 @@ def refresh_kernel(i, num_players, state, may_decline, obs, mask, current_player
     publish(i, state[i], num_players[i], may_decline, obs, mask, current_player)
 
 
+# --- determinizations: a seat's information set redrawn in the rows (as corruption/hidden.py) ----------
+# scratch (int64 words): a seat's cards' loc, where, seq; the pool, its Swiss places, its other places,
+# its bribes, the cards in deal order; then a permutation and the sorted deck (C words each)
+R_LOC, R_WHERE, R_SEQ, R_POOL, R_SWISS, R_OTHERS, R_BRIBES, R_DEALT = (k * HAND_SIZE for k in range(8))
+R_PERM = 8 * HAND_SIZE
+R_DECK = R_PERM + C
+REDRAW_SCRATCH = R_DECK + C
+
+
+@nb.njit(cache=True, _nrt=False)
+def resample_kernel(source, seeds, player, n, state, may_decline, obs, mask, current_player, generator,
+                    scratch):  # pragma: no cover - compiled
+    """Rows 0..len(seeds)-1: the game `source` (a row's first GAME_SIZE entries) with all that `player`
+    cannot see redrawn from `default_rng(seeds[k])`, in `resample_hidden`'s order of draws; then their
+    decisions into the batch. What a draw reads of the unseen cards is their places, never which card
+    is where, and of the deck which contracts are in it, never their order."""
+    for i in range(seeds.shape[0]):
+        s = state[i]
+        for k in range(GAME_SIZE):
+            s[k] = source[k]
+        seed_generator_in(generator, seeds[i], generator[GENERATOR_SIZE:])
+        for q in range(n):
+            if q != player:
+                _redeal(s, q, generator, scratch)
+        _shuffle_deck(s, generator, scratch)
+        s[CONTRACTS_KEY] = 0  # another game: its contracts are to be written
+        publish(i, s, n, may_decline, obs, mask, current_player)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _place_key(r, c):  # pragma: no cover - compiled
+    """Card c's place (loc, where, seq) as one number, ordered as the tuple is."""
+    return (r[R_LOC + c] * (C + 1) + r[R_WHERE + c] + 1) * (MAX_PLAYS + 1) + r[R_SEQ + c] + 1
+
+
+@nb.njit(cache=True, _nrt=False)
+def _sort_places(r, at, length):  # pragma: no cover - compiled
+    """The cards r[at:at + length] sorted by place, stably (an insertion sort: ten cards at most)."""
+    for j in range(1, length):
+        card = r[at + j]
+        key = _place_key(r, card)
+        k = j
+        while k > 0 and _place_key(r, r[at + k - 1]) > key:
+            r[at + k] = r[at + k - 1]
+            k -= 1
+        r[at + k] = card
+
+
+@nb.njit(cache=True, _nrt=False)
+def _redeal(s, q, g, r):  # pragma: no cover - compiled
+    """Seat q's never-public cards dealt again over their places, as hidden.py's `_redeal`: Swiss
+    places take bribes only, the rest of the pool the other places, places in their canonical order;
+    then the Reporters in play order."""
+    base = q * HAND_SIZE
+    for c in range(HAND_SIZE):
+        r[R_LOC + c] = s[LOC + base + c]
+        r[R_WHERE + c] = s[WHERE + base + c]
+        r[R_SEQ + c] = -1
+    for t in range(s[TURN]):
+        x = s[ORDER + t]
+        if x // HAND_SIZE == q:
+            r[R_SEQ + x % HAND_SIZE] = t
+    pool = swiss = others = bribes = 0
+    for c in range(HAND_SIZE):
+        if s[PUBLIC + base + c] == 0 and r[R_LOC + c] != USED:
+            r[R_POOL + pool] = c
+            pool += 1
+            if r[R_LOC + c] == ON_SWISS:
+                r[R_SWISS + swiss] = c
+                swiss += 1
+            else:
+                r[R_OTHERS + others] = c
+                others += 1
+            if c < NB:
+                r[R_BRIBES + bribes] = c
+                bribes += 1
+    if pool < 2:
+        return
+    _sort_places(r, R_SWISS, swiss)
+    _sort_places(r, R_OTHERS, others)
+    # the deal order: the Swiss places' bribes (the first of one permutation of the bribes), then the
+    # rest of the pool in card order, shuffled by a second permutation
+    perm = r[R_PERM:R_PERM + bribes]
+    permutation_into(g, perm)
+    for j in range(swiss):
+        r[R_DEALT + j] = r[R_BRIBES + perm[j]]
+    rest = swiss
+    for j in range(pool):
+        card = r[R_POOL + j]
+        chosen = False
+        for k in range(swiss):
+            chosen |= r[R_DEALT + k] == card
+        if not chosen:
+            r[R_DEALT + rest] = card
+            rest += 1
+    perm = r[R_PERM:R_PERM + pool - swiss]
+    permutation_into(g, perm)
+    for j in range(pool - swiss):  # the rest in permuted order, through R_POOL (read no more)
+        r[R_POOL + j] = r[R_DEALT + swiss + perm[j]]
+    for j in range(pool - swiss):
+        r[R_DEALT + swiss + j] = r[R_POOL + j]
+    for j in range(pool):  # card R_DEALT[j] takes place j: the Swiss places, then the others
+        place = r[R_SWISS + j] if j < swiss else r[R_OTHERS + j - swiss]
+        x = base + r[R_DEALT + j]
+        s[LOC + x] = r[R_LOC + place]
+        s[WHERE + x] = r[R_WHERE + place]
+        if r[R_SEQ + place] >= 0:
+            s[ORDER + r[R_SEQ + place]] = x
+    a, b = base + REPORTER_1, base + REPORTER_2
+    if _play_key(s, a) > _play_key(s, b):  # Reporters are played lowest id first: keep id 7 the earlier
+        s[LOC + a], s[LOC + b] = s[LOC + b], s[LOC + a]
+        s[WHERE + a], s[WHERE + b] = s[WHERE + b], s[WHERE + a]
+        s[PUBLIC + a], s[PUBLIC + b] = s[PUBLIC + b], s[PUBLIC + a]
+        for t in range(s[TURN]):
+            if s[ORDER + t] == a:
+                s[ORDER + t] = b
+            elif s[ORDER + t] == b:
+                s[ORDER + t] = a
+
+
+@nb.njit(cache=True, _nrt=False)
+def _play_key(s, x):  # pragma: no cover - compiled
+    """When card x was played: before this round (gone), at its turn this round, or not yet (in hand)."""
+    if s[LOC + x] == USED:
+        return -1
+    for t in range(s[TURN]):
+        if s[ORDER + t] == x:
+            return t
+    return 1 << 20
+
+
+@nb.njit(cache=True, _nrt=False)
+def _shuffle_deck(s, g, r):  # pragma: no cover - compiled
+    """The undealt contracts in the order one permutation of their sorted ids draws."""
+    length = 0
+    for c in range(C):
+        if s[CLOC + c] == DECK:
+            r[R_DECK + length] = c
+            length += 1
+    perm = r[R_PERM:R_PERM + length]
+    permutation_into(g, perm)
+    for k in range(length):
+        s[DECK_CARDS + k] = r[R_DECK + perm[k]]
+
+
 class CorruptionEngine(CompiledEngine):
     """B games of Corruption stepped together; observations and masks are the AEC env's, bit for bit."""
 
@@ -707,6 +854,8 @@ class CorruptionEngine(CompiledEngine):
         # scratch: a new game's default_rng, then its seeding's working words (the kernels allocate nothing)
         self._generator = np.zeros(GENERATOR_SIZE + SEED_SCRATCH, np.uint64)
         self._perm = np.zeros(C, np.int64)  # scratch: its deck
+        self._source = np.zeros(GAME_SIZE, np.int16)  # the game load_resampled redraws in every row
+        self._scratch = np.zeros(REDRAW_SCRATCH, np.int64)  # the redraw's working words
 
     # --- VectorEngine ------------------------------------------------------------------------------
     def _start(self, games: np.ndarray) -> None:
@@ -736,6 +885,37 @@ class CorruptionEngine(CompiledEngine):
         write its decision into the batch; the engine then plays on from that position (after reset(),
         which gives the other rows their games). `game_seeds[row]` becomes -1: the position came from
         no seed."""
+        n = self._loadable(state)
+        _write_game(self._state[row], state)
+        b = self._batch
+        b.num_players[row] = n
+        self.game_seeds[row] = -1
+        refresh_kernel(int(row), b.num_players, self._state, self._may_decline, b.observation,
+                       b.action_mask, b.current_player)
+
+    def can_resample(self, state: CorruptionState, player: int) -> bool:
+        """Whether `load_resampled` draws `player`'s determinizations of `state`: always."""
+        return True
+
+    def load_resampled(self, state: CorruptionState, player: int, seeds: np.ndarray) -> None:
+        """Rows 0..len(seeds)-1 play on from `player`'s determinizations of `state`: row k holds the state
+        `rules.resample_hidden(state, player, np.random.default_rng(seeds[k]))` draws, bit for bit, drawn
+        in one compiled pass from one copy of `state` (`resample_kernel`). `game_seeds` of those rows
+        become -1, as with `load`."""
+        n = self._loadable(state)
+        seeds = np.asarray(seeds, np.int64)
+        if not 0 <= player < n or len(seeds) > self.num_envs:
+            raise ValueError(f"player {player} of {n}, {len(seeds)} seeds for {self.num_envs} rows: give a "
+                             "seat of the game and at most one seed a row")
+        _write_game(self._source, state)
+        b = self._batch
+        b.num_players[:len(seeds)] = n
+        self.game_seeds[:len(seeds)] = -1
+        resample_kernel(self._source, seeds, int(player), n, self._state, self._may_decline, b.observation,
+                        b.action_mask, b.current_player, self._generator, self._scratch)
+
+    def _loadable(self, state: CorruptionState) -> int:
+        """The player count of `state`, once it is known to fit a row of this running engine."""
         if not self._started:
             raise NotResetError("load() replaces one game of a running batch: call reset(seed=...) first")
         n = int(state.n)
@@ -744,25 +924,24 @@ class CorruptionEngine(CompiledEngine):
                              f"players): make it with num_players including {n}")
         if state.phase == OVER:
             raise ValueError("the state's game is over: load a state with a decision to make")
-        s = self._state[row]
-        s[:GAME_SIZE] = 0
-        s[:8] = (state.round, state.phase, state.to_act, state.leader, state.turn, state.qpos,
-                 len(state.queue), len(state.deck))
-        for start, field in ((LOC, state.loc), (WHERE, state.where), (PUBLIC, state.public)):
-            s[start:start + SEAT_CARDS] = -1 if start == WHERE else 0
-            s[start:start + n * HAND_SIZE] = field.ravel()
-        for start, field in ((PLACED, state.placed), (ON_CONTRACTS, state.on_contracts),
-                             (WON_VALUE, state.won_value), (WON_COUNT, state.won_count)):
-            s[start:start + n] = field
-        for start, field in ((CLOC, state.cloc), (CBODY, state.cbody), (COWNER, state.cowner),
-                             (OUTCOME, state.outcome), (DEALT, state.dealt_round)):
-            s[start:start + C] = field
-        s[DECK_CARDS:DECK_CARDS + len(state.deck)] = state.deck
-        played = np.flatnonzero(state.seq.ravel() >= 0)  # seat * 10 + card, as the kernels index cards
-        s[ORDER + state.seq.ravel()[played]] = played
-        s[QUEUE:QUEUE + len(state.queue)] = [q * HAND_SIZE + card for q, card in state.queue]
-        b = self._batch
-        b.num_players[row] = n
-        self.game_seeds[row] = -1
-        refresh_kernel(int(row), b.num_players, self._state, self._may_decline, b.observation,
-                       b.action_mask, b.current_player)
+        return n
+
+def _write_game(s: np.ndarray, state: CorruptionState) -> None:
+    """The game part of a state row (s[:GAME_SIZE]) from an AEC state."""
+    n = int(state.n)
+    s[:GAME_SIZE] = 0
+    s[:8] = (state.round, state.phase, state.to_act, state.leader, state.turn, state.qpos,
+             len(state.queue), len(state.deck))
+    for start, field in ((LOC, state.loc), (WHERE, state.where), (PUBLIC, state.public)):
+        s[start:start + SEAT_CARDS] = -1 if start == WHERE else 0
+        s[start:start + n * HAND_SIZE] = field.ravel()
+    for start, field in ((PLACED, state.placed), (ON_CONTRACTS, state.on_contracts),
+                         (WON_VALUE, state.won_value), (WON_COUNT, state.won_count)):
+        s[start:start + n] = field
+    for start, field in ((CLOC, state.cloc), (CBODY, state.cbody), (COWNER, state.cowner),
+                         (OUTCOME, state.outcome), (DEALT, state.dealt_round)):
+        s[start:start + C] = field
+    s[DECK_CARDS:DECK_CARDS + len(state.deck)] = state.deck
+    played = np.flatnonzero(state.seq.ravel() >= 0)  # seat * 10 + card, as the kernels index cards
+    s[ORDER + state.seq.ravel()[played]] = played
+    s[QUEUE:QUEUE + len(state.queue)] = [q * HAND_SIZE + card for q, card in state.queue]

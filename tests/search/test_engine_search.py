@@ -76,7 +76,8 @@ def test_a_wave_spreads_its_descents_and_backs_up_every_playout():
     states = [rules.resample_hidden(state, me, np.random.default_rng(i)) for i in range(16)]
     root = Node(me)
     batch = rows.engine.batch
-    run_wave(rows, WavePlayout(env, "random", rng), [root] * 16, states,
+    rows.load(states)
+    run_wave(rows, WavePlayout(env, "random", rng), [root] * 16,
              lambda node, row, p: bot._select(node, p, batch.action_mask[row], lambda: None), Node)
     # 16 descents, each through a different untried root move (the virtual visits keep them apart)
     assert len(root.children) == min(16, legal.size) and set(root.children) <= set(legal.tolist())
