@@ -51,7 +51,7 @@ from .run_folder import git_commit, print_results, write_samples
 ENV_NAME = "corruption_envs_selfplay"
 LEARNER = "learner"
 UNSUPPORTED = {  # SB3-path features the RLlib loop does not have, with the value that turns each off
-    "ppo.prior": "none", "ppo.reward_baseline": "none", "init.policy": None,
+    "ppo.prior": "none", "ppo.reward_baseline": "none", "init.policy": None, "ppo.critic": "own",
 }
 
 
