@@ -61,9 +61,12 @@ def play_match(
     batch_size: int = 256,
     engine: str = "auto",
     observer: Observer | None = None,
+    privileged: bool = False,
 ) -> MatchResults:
     """Play every game to its end (see the module docstring); `observer`, when given, sees every
-    decision of the scored games and may replace the moves played."""
+    decision of the scored games and may replace the moves played. `privileged`: the observations the
+    observer sees end with every seat's hidden information (`write_privileged`), data for a privileged
+    critic; the agents see their own observations only."""
     counts = np.array([len(lineup) for lineup in lineups], np.int64)
     G, P = len(counts), int(counts.max())
     if len(env_seeds) != G:
@@ -81,6 +84,7 @@ def play_match(
     out = MatchResults(counts, np.zeros((G, P)), np.zeros((G, P), np.int64), np.zeros((G, P), np.float32),
                        np.zeros(G, np.int64), np.zeros((G, P), np.int64))
     finished = 0
+    hidden = np.zeros((eng.num_envs, eng.privileged_size if privileged else 0), np.float32)
     while finished < G:
         deal = eng.deal_index.copy()
         live = deal >= 0
@@ -93,7 +97,11 @@ def play_match(
                 actions[rows] = act_batch(agent, batch.observation[rows], batch.action_mask[rows])
         rows = np.flatnonzero(live)
         if observer is not None:
-            played = observer(deal[rows], seat[rows], batch.observation[rows], batch.action_mask[rows], actions[rows])
+            seen = batch.observation[rows]
+            if privileged:
+                eng.write_privileged(hidden[: len(rows)], rows)
+                seen = np.concatenate([seen, hidden[: len(rows)]], axis=1)
+            played = observer(deal[rows], seat[rows], seen, batch.action_mask[rows], actions[rows])
             if played is not None:
                 actions[rows] = played
         np.add.at(out.decisions, deal[rows], 1)

@@ -44,6 +44,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
         num_envs: int,
         seed: int | None = None,
         prior: str | None = None,
+        privileged: bool = False,
     ) -> None:
         self.game, self.env_config, self.pool, self.prior = game, dict(env_config), pool, prior
         counts = list(range(int(players[0]), int(players[1]) + 1))
@@ -52,9 +53,15 @@ class BatchedSelfPlayVecEnv(VecEnv):
                                   seed=int(self.rng.integers(2**63)), **self.env_config)
         self.envs = {n: corruption_envs.env(game, num_players=n, **self.env_config) for n in counts}
         self.obs_size, num_actions = self.engine.observation_size, self.engine.num_actions
+        # a privileged critic's input follows the learner's observation: every seat's hidden information
+        self.privileged_size = self.engine.privileged_size if privileged else 0
+        if privileged and not self.privileged_size:
+            raise ValueError(f"ppo.critic=privileged: {game}'s batched engine writes no privileged features; "
+                             "set ppo.critic=own")
         tail = num_actions if prior else 0
         self.render_mode = None
-        super().__init__(num_envs, gym.spaces.Box(0.0, 1.0, (self.obs_size + tail,), np.float32),
+        width = self.obs_size + self.privileged_size + tail
+        super().__init__(num_envs, gym.spaces.Box(0.0, 1.0, (width,), np.float32),
                          gym.spaces.Discrete(num_actions))
         B, P = num_envs, self.engine.max_players
         self.seat = np.zeros(B, np.int64)  # the learner's seat per game
@@ -184,14 +191,17 @@ class BatchedSelfPlayVecEnv(VecEnv):
         self._obs.reverse()
         b, obs = self.batch, self._obs[0]
         obs[:, : self.obs_size] = b.observation
+        tail_at = self.obs_size + self.privileged_size  # where the prior's one-hot starts
+        if self.privileged_size:
+            self.engine.write_privileged(obs[:, self.obs_size:tail_at], self._rows)
         if self.prior:
-            obs[:, self.obs_size:] = 0.0
+            obs[:, tail_at:] = 0.0
             by_count = np.zeros(self.engine.max_players + 1, np.int64)
             for n in np.unique(b.num_players).tolist():
                 by_count[n] = self._bot(self.prior, n)
             who = by_count[b.num_players]
             for k, sel in rows_by(who):
-                obs[sel, self.obs_size + act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])] = 1.0
+                obs[sel, tail_at + act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])] = 1.0
         return obs
 
     # --- VecEnv -------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any, Callable
 import yaml
 
 import corruption_envs
+from corruption_envs import vector
 from corruption_envs.bots import is_bot_name, make_agent
 from corruption_envs.core.config import ConfigError, Option
 from corruption_envs.registry import rules_class
@@ -117,6 +118,9 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "prior_weight": _with(_float(0, 20), 3.0),  # the bonus at the start
         # duplicate play: the reward minus the heuristic's in the same seat, deal and opponents (wrapper.py)
         "reward_baseline": _choice("none", "none", "heuristic"),
+        # privileged: the critic also reads every seat's hidden information in training (PerfectDou); the
+        # actor, and so the exported policy, still reads the acting seat's observation only
+        "critic": _choice("own", "own", "privileged"),
     },
     "pool": {
         "snapshot_every": _with(_int(1), 50_000),
@@ -311,6 +315,8 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
         )
     if config["run"]["vec_env"] == "batched":
         check_batched(config)
+    if ppo["critic"] == "privileged":
+        check_privileged(config)
     if (config["run"]["n_envs"] * ppo["n_steps"]) % ppo["batch_size"]:
         raise ConfigError(
             f"config ppo.batch_size={ppo['batch_size']} must divide run.n_envs * ppo.n_steps = "
@@ -349,6 +355,17 @@ def check_batched(config: dict[str, Any]) -> None:
             f"config run.vec_env=batched with search bots {searches} in pool.mix is not allowed: a search "
             "plans on one AEC game; set run.vec_env=dummy"
         )
+
+
+def check_privileged(config: dict[str, Any]) -> None:
+    """A privileged critic reads every seat's information from the batched engine, where it has any."""
+    if config["run"]["vec_env"] != "batched":
+        raise ConfigError(f"config ppo.critic='privileged' with run.vec_env={config['run']['vec_env']!r} is not "
+                          "allowed: every seat's information comes from the batched engine; set run.vec_env=batched")
+    game = config["game"]
+    if game not in vector.list_games() or not vector.engine_class(game).privileged_size:
+        raise ConfigError(f"config ppo.critic='privileged' is not allowed for {game}: its batched engine writes "
+                          "no privileged features; set ppo.critic='own'")
 
 
 # what a run plays besides learning, scaled down with a shorter run (scale_to_timesteps)

@@ -24,6 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 import corruption_envs
+from corruption_envs import vector
 from corruption_envs.bots import make_agent
 from corruption_envs.match import play_match
 
@@ -77,9 +78,11 @@ def collect(
     explore: float,
     gamma: float,
     teacher: str = "heuristic",
+    privileged: bool = False,
 ) -> Demonstrations:
     """Play `games` seeded games with `teacher` in every seat (all at once, on the match loop) and
-    record every decision."""
+    record every decision (`privileged`: each observation followed by every seat's information, the
+    input of a privileged critic)."""
     rng = np.random.default_rng(seed)
     counts = rng.integers(players[0], players[1] + 1, size=games)
     deals = rng.integers(2**63, size=games)
@@ -89,7 +92,8 @@ def collect(
     lineups = [[present.index(n)] * n for n in counts.tolist()]
     rec = Recorder(explore, rng)
     # 1,024 games at once, not 256: a teacher bot's cost is much per call, and it decides 4x the rows a call
-    results = play_match(game, agents, lineups, deals, env_config, batch_size=1024, observer=rec)
+    results = play_match(game, agents, lineups, deals, env_config, batch_size=1024, observer=rec,
+                         privileged=privileged)
     g, seats = np.concatenate(rec.games), np.concatenate(rec.seats)
     # each decision's return: its seat's final reward, discounted by that seat's decisions after it
     order = np.lexsort((np.arange(len(g)), seats, g))
@@ -99,7 +103,10 @@ def collect(
     after = np.repeat(first + size, size) - np.arange(len(key)) - 1
     returns = np.empty(len(g), np.float32)
     returns[order] = results.rewards[g[order], seats[order]] * gamma ** after
-    obs = SparseRows.merge(rec.obs, envs[0].unwrapped.observation_layout.size)
+    width = envs[0].unwrapped.observation_layout.size
+    if privileged:
+        width += vector.engine_class(game).privileged_size
+    obs = SparseRows.merge(rec.obs, width)
     return Demonstrations(obs, np.concatenate(rec.masks), np.concatenate(rec.labels), returns)
 
 
@@ -172,7 +179,7 @@ def warm_start(policy: Any, config: dict[str, Any], export: Callable[[], Any], o
     print(f"imitation: {im['games']} {im['teacher']} games, fitting the policy ...", flush=True)
     t0 = time.monotonic()
     data = collect(config["game"], config["env"], tuple(run["players"]), im["games"], run["seed"],
-                   im["explore"], config["ppo"]["gamma"], im["teacher"])
+                   im["explore"], config["ppo"]["gamma"], im["teacher"], config["ppo"]["critic"] == "privileged")
     t1 = time.monotonic()
     prior = bot_option(config, "prior") is not None
     stats = fit(policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"],

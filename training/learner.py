@@ -28,6 +28,10 @@ def build_model(config: dict[str, Any], venv: VecEnv, out: Path, plain: bool = F
     arch = list(ppo["net_arch"])
     policy_kwargs = {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": ACTIVATION_MODULES[ppo["activation"]]}
     policy: type = MaskableActorCriticPolicy if plain else LearnerPolicy
+    if ppo["critic"] == "privileged":
+        if plain:
+            raise ValueError("a privileged critic is the learner's own policy's (actor_inputs); plain=True has none")
+        policy_kwargs["actor_inputs"] = venv.get_attr("obs_size")[0]  # the learner's own observation
     if cfg.bot_option(config, "prior"):
         if plain:
             raise ValueError("a policy with a prior bot is the learner's own (training.prior); plain=True has none")
@@ -53,7 +57,8 @@ def make_venv(config: dict[str, Any], pool: OpponentPool) -> VecEnv:
     prior = cfg.bot_option(config, "prior")
     if run["vec_env"] == "batched":
         return VecMonitor(BatchedSelfPlayVecEnv(config["game"], config["env"], players, pool, run["n_envs"],
-                                                seed=run["seed"] * 7919, prior=prior))
+                                                seed=run["seed"] * 7919, prior=prior,
+                                                privileged=config["ppo"]["critic"] == "privileged"))
 
     def maker(i: int):
         def make() -> SelfPlayEnv:

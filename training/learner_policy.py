@@ -16,14 +16,19 @@ from .sparse_input import NonZeros, SparseInputMlpExtractor
 class LearnerPolicy(MaskableActorCriticPolicy):
     """MaskablePPO's MlpPolicy, computed faster (see the module)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, actor_inputs: int | None = None, **kwargs: Any) -> None:
+        # a privileged critic (ppo.critic): the actor reads the observation's first `actor_inputs` entries
+        self.actor_inputs = actor_inputs
         # SB3's Adam eps for PPO; fused: one kernel for the whole update instead of one per tensor
         kwargs.setdefault("optimizer_kwargs", {"eps": 1e-5, "fused": True})
         super().__init__(*args, **kwargs)
 
     def _build_mlp_extractor(self) -> None:
         self.mlp_extractor = SparseInputMlpExtractor(self.features_dim, self.net_arch, self.activation_fn,
-                                                     self.device)
+                                                     self.device, self.actor_inputs)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        return {**super()._get_constructor_parameters(), "actor_inputs": self.actor_inputs}
 
     def _build(self, lr_schedule: Any) -> None:
         self.action_dist = LegalCategoricalDistribution(int(self.action_space.n))

@@ -4,7 +4,8 @@ The learner's observation carries the prior bot's move as a one-hot tail over th
 (`SelfPlayEnv(prior=...)` appends it). The actor reads the game observation through its MLP and
 adds a learned `prior_weight` times that one-hot to its logits, so at the start (logits near 0) it
 plays the bot's move most of the time and PPO learns where to depart from it. The critic reads the
-game observation only. Exported, the same sum runs in numpy (`NumpyPolicy(prior=...)`).
+game observation only (a privileged critic: every seat's information too), not the one-hot. Exported,
+the same sum runs in numpy (`NumpyPolicy(prior=...)`).
 
 Why the private SB3 hooks (`_build_mlp_extractor`, `_build`, `_get_action_dist_from_latent`; read in
 sb3-contrib 2.9.2 `common/maskable/policies.py`): the policy builds its MLP, `action_net` and optimizer
@@ -37,8 +38,8 @@ class PriorMlpExtractor(SparseInputMlpExtractor):
     (batch x actions) tensor costs as much as the network itself with Corruptia's 2,154 actions."""
 
     def __init__(self, feature_dim: int, net_arch: Any, activation_fn: type[nn.Module], device: Any,
-                 num_actions: int) -> None:
-        super().__init__(feature_dim - num_actions, net_arch, activation_fn, device)
+                 num_actions: int, actor_inputs: int | None = None) -> None:
+        super().__init__(feature_dim - num_actions, net_arch, activation_fn, device, actor_inputs)
         self.num_actions = num_actions
 
     def _split(self, features: th.Tensor | NonZeros) -> tuple[NonZeros, th.Tensor]:
@@ -56,11 +57,11 @@ class PriorMlpExtractor(SparseInputMlpExtractor):
 
     def forward(self, features: th.Tensor | NonZeros) -> tuple[th.Tensor, th.Tensor]:
         rows, move = self._split(features)
-        return th.cat([self.policy_net(rows), move], dim=-1), self.value_net(rows)
+        return th.cat([self.policy_net(self.actor_view(rows)), move], dim=-1), self.value_net(rows)
 
     def forward_actor(self, features: th.Tensor) -> th.Tensor:
         rows, move = self._split(features)
-        return th.cat([self.policy_net(rows), move], dim=-1)
+        return th.cat([self.policy_net(self.actor_view(rows)), move], dim=-1)
 
     def forward_critic(self, features: th.Tensor) -> th.Tensor:
         return self.value_net(features[..., :-self.num_actions])
@@ -75,7 +76,8 @@ class PriorPolicy(LearnerPolicy):
 
     def _build_mlp_extractor(self) -> None:
         self.mlp_extractor = PriorMlpExtractor(
-            self.features_dim, self.net_arch, self.activation_fn, self.device, int(self.action_space.n)
+            self.features_dim, self.net_arch, self.activation_fn, self.device, int(self.action_space.n),
+            self.actor_inputs,
         )
 
     def _build(self, lr_schedule: Any) -> None:

@@ -58,7 +58,7 @@ ENV_NAME = "corruption_envs_selfplay"
 ENGINE_ENV_NAME = "corruption_envs_engine"
 LEARNER = "learner"
 UNSUPPORTED = {  # SB3-path features the RLlib loop does not have, with the value that turns each off
-    "ppo.prior": "none", "ppo.reward_baseline": "none", "init.policy": None,
+    "ppo.prior": "none", "ppo.reward_baseline": "none", "init.policy": None, "ppo.critic": "own",
 }
 
 

@@ -136,18 +136,39 @@ class SparseInputLinear(nn.Linear):
 
 
 class SparseInputMlpExtractor(MlpExtractor):
-    """SB3's actor and critic MLPs with `SparseInputLinear` first layers and one non-zero search."""
+    """SB3's actor and critic MLPs with `SparseInputLinear` first layers and one non-zero search.
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    `actor_inputs` (a privileged critic): the actor reads only the features' first `actor_inputs`
+    columns (the acting seat's observation), the critic all of them (every seat's information too)."""
+
+    def __init__(self, feature_dim: int, net_arch: Any, activation_fn: type[nn.Module], device: Any,
+                 actor_inputs: int | None = None) -> None:
+        super().__init__(feature_dim, net_arch, activation_fn, device)
+        self.actor_inputs = actor_inputs
+        if actor_inputs is not None:  # SB3's orthogonal init, after this, draws the new layer's weights
+            if not len(self.policy_net) or not 0 < actor_inputs < feature_dim:
+                raise ValueError(f"actor_inputs={actor_inputs} needs an actor MLP and 0 < it < {feature_dim}")
+            first = self.policy_net[0]
+            self.policy_net[0] = nn.Linear(actor_inputs, first.out_features, device=first.weight.device)
         for net in (self.policy_net, self.value_net):
             if len(net) and isinstance(net[0], nn.Linear):
                 net[0] = SparseInputLinear.sharing(net[0])
 
+    def actor_view(self, features: th.Tensor | NonZeros) -> th.Tensor | NonZeros:
+        """The columns the actor reads."""
+        if self.actor_inputs is None:
+            return features
+        if isinstance(features, NonZeros):
+            return features.split(self.actor_inputs)[0]
+        return features[..., : self.actor_inputs]
+
     def forward(self, features: th.Tensor | NonZeros) -> tuple[th.Tensor, th.Tensor]:
         if isinstance(features, th.Tensor):
             if features.dim() != 2 or not len(self.policy_net) or not len(self.value_net):
-                return super().forward(features)
+                return self.forward_actor(features), self.forward_critic(features)
             features = NonZeros.of(features)
-        return self.policy_net(features), self.value_net(features)
+        return self.policy_net(self.actor_view(features)), self.value_net(features)
+
+    def forward_actor(self, features: th.Tensor | NonZeros) -> th.Tensor:
+        return self.policy_net(self.actor_view(features))
 

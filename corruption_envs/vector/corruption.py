@@ -837,11 +837,19 @@ def _shuffle_deck(s, g, r):  # pragma: no cover - compiled
         s[DECK_CARDS + k] = r[R_DECK + perm[k]]
 
 
+# privileged features: per seat (counted from the seat on turn) and card, where the card lies: in hand,
+# vertical on contract c, on body g's Swiss account, or assigned to contract c (none once used)
+PLACE_START = np.array([0, 1, 1 + C, 1 + C + NUM_BODIES, 0], np.int64)  # by LOC value (HAND ... USED)
+PER_CARD = 1 + C + NUM_BODIES + C
+PRIVILEGED_SIZE = SEAT_CARDS * PER_CARD
+
+
 class CorruptionEngine(CompiledEngine):
     """B games of Corruption stepped together; observations and masks are the AEC env's, bit for bit."""
 
     rules_class = CorruptionRules
     advance_writes_ended_players = True
+    privileged_size = PRIVILEGED_SIZE
 
     def _allocate(self) -> None:
         # one int16 row per game (the offsets above; seats padded to the game's 7), ~1.5 KB with the
@@ -878,6 +886,21 @@ class CorruptionEngine(CompiledEngine):
             self._used_ahead(ended)
         elif ended:
             self._start(self._ended[:ended])
+
+    def write_privileged(self, out: np.ndarray, rows: np.ndarray) -> None:
+        """Where every card of every seat lies (hands and face-down cards included), seats counted from
+        the one on turn as observations count them, one-hot per card (`PER_CARD` entries: `PLACE_START`)."""
+        b = self._batch
+        n, p = b.num_players[rows, None], b.current_player[rows, None]
+        seats = (p + np.arange(MAX_PLAYERS)) % n  # (R, 7): the seat r places after the one on turn
+        cards = (seats[:, :, None] * HAND_SIZE + np.arange(HAND_SIZE)).reshape(len(rows), SEAT_CARDS)
+        loc = np.take_along_axis(self._state[rows, LOC:LOC + SEAT_CARDS], cards, axis=1).astype(np.int64)
+        where = np.take_along_axis(self._state[rows, WHERE:WHERE + SEAT_CARDS], cards, axis=1)
+        column = PLACE_START[loc] + np.where(loc == HAND, 0, where) + np.arange(SEAT_CARDS) * PER_CARD
+        shown = (loc != USED) & (np.arange(SEAT_CARDS) < n * HAND_SIZE)  # seats past the count hold none
+        out[:] = 0
+        r, k = np.nonzero(shown)
+        out[r, column[r, k]] = 1.0
 
     # --- positions from the AEC engine ----------------------------------------------------------------
     def load(self, row: int, state: CorruptionState) -> None:

@@ -49,6 +49,8 @@ class VectorEngine(ABC):
     rules_class: ClassVar[type[Rules]]
     # whether `_advance` fills batch.ended_players itself (else step() does, from the counts before)
     advance_writes_ended_players: ClassVar[bool] = False
+    # entries per row of `write_privileged` (0: the engine writes none)
+    privileged_size: ClassVar[int] = 0
 
     def __init__(
         self,
@@ -182,6 +184,11 @@ class VectorEngine(ABC):
     def action_name(self, action: int) -> str:
         """The AEC codec's name of `action`."""
         return self.rules[self.player_counts[0]].action_name(int(action))
+
+    def write_privileged(self, out: np.ndarray, rows: np.ndarray) -> None:
+        """Every seat's hidden information in games `rows`, seen from the seat on turn, into `out`
+        (len(rows) x privileged_size): what a privileged critic reads in training, never a seat's view."""
+        raise NotImplementedError(f"{self.rules_class.name}'s batched engine writes no privileged features")
 
     # --- seeding ----------------------------------------------------------------------------------
     def queue_deals(self, env_seeds: Sequence[int], num_players: Sequence[int] | int) -> None:
