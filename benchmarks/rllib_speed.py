@@ -38,7 +38,7 @@ def train_rate(config: dict, iterations: int) -> float:
     try:
         name = rllib_backend.learner_id(config)
         policy = rllib_backend.export_module(algo.get_module(name), config["ppo"]["activation"],
-                                             {"game": config["game"]})
+                                             {"game": config["game"]}, cfg.bot_option(config, "prior"))
         rllib_backend.Snapshots(algo, config).start(policy)
         first = rllib_backend.learner_steps(algo.train(), name)  # actor start, module build, compile
         begin = time.perf_counter()

@@ -52,13 +52,14 @@ from .imitation import warm_start
 from .plot import plot_learning_curve
 from .pool import SampledPolicy, kind_order
 from .rllib_engine_env import make_engine_env
+from .rllib_prior import PRIOR, PriorActionMaskingTorchRLModule, prior_module_spec
 from .run_folder import git_commit, print_results, write_samples
 
 ENV_NAME = "corruption_envs_selfplay"
 ENGINE_ENV_NAME = "corruption_envs_engine"
 LEARNER = "learner"
 UNSUPPORTED = {  # SB3-path features the RLlib loop does not have, with the value that turns each off
-    "ppo.prior": "none", "ppo.reward_baseline": "none", "init.policy": None, "ppo.critic": "own",
+    "ppo.reward_baseline": "none", "init.policy": None, "ppo.critic": "own",
 }
 
 
@@ -69,6 +70,10 @@ def check(config: dict[str, Any]) -> None:
         if config[section][key] != off:
             raise cfg.ConfigError(f"config {dotted}={config[section][key]!r} is not supported with "
                                   f"--backend rllib; set {dotted}={off!r} or use --backend sb3")
+    if config["ppo"]["prior"] != "none" and not on_engine(config):
+        raise cfg.ConfigError(f"config ppo.prior={config['ppo']['prior']!r} is not supported with --backend "
+                              "rllib turn by turn; set run.vec_env=batched (runners on the engine) or "
+                              "ppo.prior=none")
     searches = [k for k in config["pool"]["mix"] if is_search_spec(k)]
     if searches:  # a bot module sees observations only; a search plans in the env it plays in
         raise cfg.ConfigError(f"config pool.mix keys {searches} are not supported with --backend rllib: a "
@@ -189,10 +194,12 @@ def algo_config(config: dict[str, Any]) -> PPOConfig:
         .debugging(seed=run["seed"])
     )
     if on_engine(config):
+        spec = (rl_module_spec(ppo["net_arch"], ppo["activation"]) if ppo["prior"] == "none"
+                else prior_module_spec(ppo["net_arch"], ppo["activation"], ppo["prior_weight"]))
         return (base.environment(ENGINE_ENV_NAME, env_config={"config": config})
                 .env_runners(num_env_runners=rl["num_env_runners"], num_envs_per_env_runner=run["n_envs"],
                              gym_env_vectorize_mode="vector_entry_point")
-                .rl_module(rl_module_spec=rl_module_spec(ppo["net_arch"], ppo["activation"])))
+                .rl_module(rl_module_spec=spec))
     return turn_based_config(base, config)
 
 
@@ -218,8 +225,9 @@ def turn_based_config(base: PPOConfig, config: dict[str, Any]) -> PPOConfig:
     )
 
 
-def export_module(module: Any, activation: str, meta: dict[str, Any]) -> NumpyPolicy:
-    """The actor of an action-masking PPO module (separate actor encoder MLP + linear head) as numpy."""
+def export_module(module: Any, activation: str, meta: dict[str, Any], prior: str | None = None) -> NumpyPolicy:
+    """The actor of an action-masking PPO module (separate actor encoder MLP + linear head) as numpy; a
+    module with a prior (`prior` names its bot) exports its learnt weight with it."""
     act = ACTIVATION_MODULES[activation]
     hidden = [m for m in module.encoder.actor_encoder.modules() if isinstance(m, nn.Linear)]
     head = [m for m in module.pi.modules() if isinstance(m, nn.Linear)]
@@ -228,8 +236,11 @@ def export_module(module: Any, activation: str, meta: dict[str, Any]) -> NumpyPo
     if len(head) != 1 or odd:
         raise TypeError(f"only an MLP actor with {activation} layers and a linear head exports to numpy; "
                         f"found head {head} and layers {odd}")
+    if (prior is not None) != isinstance(module, PriorActionMaskingTorchRLModule):
+        raise TypeError(f"prior={prior!r} does not match the module {type(module).__name__}")
+    weight = float(module.prior_weight.detach()) if prior is not None else 0.0
     pair = lambda m: (m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())  # noqa: E731
-    return NumpyPolicy([pair(m) for m in hidden], pair(head[0]), activation, meta)
+    return NumpyPolicy([pair(m) for m in hidden], pair(head[0]), activation, meta, prior=prior, prior_weight=weight)
 
 
 class ModuleAsPolicy:
@@ -238,6 +249,13 @@ class ModuleAsPolicy:
 
     def __init__(self, module: Any) -> None:
         self.module = module
+        # a module with a prior gets the SB3 path's observations: the bot's move as a one-hot tail
+        self.tail = int(module.action_space.n) if isinstance(module, PriorActionMaskingTorchRLModule) else 0
+
+    def _split(self, obs: torch.Tensor) -> dict[str, torch.Tensor]:
+        if not self.tail:
+            return {Columns.OBS: obs}
+        return {Columns.OBS: obs[:, :-self.tail], PRIOR: obs[:, -self.tail:]}
 
     def parameters(self) -> Any:
         return self.module.parameters()
@@ -246,12 +264,12 @@ class ModuleAsPolicy:
         self.module.train(mode)
 
     def get_distribution(self, obs: torch.Tensor, action_masks: torch.Tensor) -> MaskableCategoricalDistribution:
-        out = self.module.forward_train({Columns.OBS: obs, "action_mask": action_masks.float()})
+        out = self.module.forward_train({**self._split(obs), "action_mask": action_masks.float()})
         logits = out[Columns.ACTION_DIST_INPUTS]
         return MaskableCategoricalDistribution(logits.shape[1]).proba_distribution(logits)
 
     def predict_values(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.module.compute_values({Columns.OBS: obs})
+        return self.module.compute_values({Columns.OBS: self._split(obs)[Columns.OBS]})
 
     def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor, action_masks: torch.Tensor
                          ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -268,7 +286,8 @@ def imitate(algo: Any, config: dict[str, Any], meta: dict[str, Any], out: Path) 
 
     def fit_learner(learner: Any) -> None:
         module = learner.module[name]
-        warm_start(ModuleAsPolicy(module), config, lambda: export_module(module, activation, meta), out)
+        warm_start(ModuleAsPolicy(module), config,
+                   lambda: export_module(module, activation, meta, cfg.bot_option(config, "prior")), out)
 
     algo.learner_group.foreach_learner(fit_learner)
     algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, inference_only=True)
@@ -358,7 +377,7 @@ def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str,
     writer = SummaryWriter(str(out / "tensorboard"))
     name = learner_id(config)
     export = lambda steps: export_module(algo.get_module(name), config["ppo"]["activation"],  # noqa: E731
-                                         policy_meta(config, steps, commit))
+                                         policy_meta(config, steps, commit), cfg.bot_option(config, "prior"))
 
     print(cfg.plan(config, backend="rllib"), flush=True)
     if config["imitation"]["games"]:

@@ -23,6 +23,7 @@ from corruption_envs.policy import NumpyPolicy
 from . import config as cfg
 from .batched_env import BatchedSelfPlayVecEnv
 from .pool import OpponentPool
+from .rllib_prior import PRIOR
 
 
 class EngineVectorEnv(gym.vector.VectorEnv):
@@ -37,11 +38,13 @@ class EngineVectorEnv(gym.vector.VectorEnv):
         self.games = BatchedSelfPlayVecEnv(config["game"], config["env"], tuple(config["run"]["players"]),
                                            self.pool, num_envs, seed=seed, prior=cfg.bot_option(config, "prior"))
         self.num_envs = num_envs
-        size, actions = self.games.observation_space.shape[0], int(self.games.action_space.n)
-        self.single_observation_space = gym.spaces.Dict({
-            "observations": gym.spaces.Box(0.0, 1.0, (size,), np.float32),
-            "action_mask": gym.spaces.Box(0.0, 1.0, (actions,), np.float32),
-        })
+        size, actions = self.games.obs_size, int(self.games.action_space.n)
+        spaces = {"observations": gym.spaces.Box(0.0, 1.0, (size,), np.float32),
+                  "action_mask": gym.spaces.Box(0.0, 1.0, (actions,), np.float32)}
+        self.prior = self.games.prior is not None
+        if self.prior:  # the prior bot's move, a one-hot the module adds to its logits (training/rllib_prior.py)
+            spaces[PRIOR] = gym.spaces.Box(0.0, 1.0, (actions,), np.float32)
+        self.single_observation_space = gym.spaces.Dict(spaces)
         self.single_action_space = gym.spaces.Discrete(actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -54,7 +57,12 @@ class EngineVectorEnv(gym.vector.VectorEnv):
 
     def _observe(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         # copies: RLlib keeps each step's rows in its episodes, and the vec env rewrites its arrays
-        return {"observations": observation.copy(), "action_mask": self.games.batch.action_mask.astype(np.float32)}
+        size = self.games.obs_size
+        out = {"observations": observation[:, :size].copy(),
+               "action_mask": self.games.batch.action_mask.astype(np.float32)}
+        if self.prior:
+            out[PRIOR] = observation[:, size:].copy()
+        return out
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         if seed is not None:  # RLlib seeds each runner apart (config seed + its index)

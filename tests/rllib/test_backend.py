@@ -189,3 +189,50 @@ def test_the_speed_benchmark_refuses_bad_input_before_starting_ray(args, message
 
     assert rllib_speed.main(args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_on_the_engine_a_prior_trains_and_exports_with_its_bot_and_weight(local_ray, smoke_config, tmp_path):
+    out = tmp_path / "run"
+    sets = ["run.vec_env=batched", "run.n_envs=16", "ppo.prior=heuristic", "ppo.prior_weight=4",
+            "imitation.games=20", "imitation.teacher=heuristic"]
+    args = ["--config", str(smoke_config), "--backend", "rllib", "--out", str(out), "--no-progress"]
+    assert selfplay.main(args + [a for s in sets for a in ("--set", s)]) == 0
+    policy = read_policy_file(out / "policy.npz")
+    assert policy.prior == "heuristic" and policy.prior_weight != 0.0
+    assert json.loads((out / "imitation.json").read_text())["games"] == 20  # the critic was fitted first
+
+
+def test_the_prior_modules_logits_are_the_exported_policys(local_ray):
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    import corruption_envs
+    from corruption_envs.bots import make_agent
+    from training.rllib_prior import prior_module_spec
+
+    game = corruption_envs.env("corruption", num_players=4)
+    size, actions = game.observation_layout.size, game.num_actions
+    import gymnasium as gym
+    box = lambda n: gym.spaces.Box(0.0, 1.0, (n,), np.float32)  # noqa: E731
+    spec = prior_module_spec((24, 12), "tanh", 3.0)
+    spec.observation_space = gym.spaces.Dict({"observations": box(size), "action_mask": box(actions),
+                                              "prior": box(actions)})
+    spec.action_space = gym.spaces.Discrete(actions)
+    module = spec.build()
+    policy = rllib_backend.export_module(module, "tanh", {"game": "corruption"}, "heuristic").bind(game, seed=0)
+    bot = make_agent("heuristic", game, seed=0)
+    game.reset(seed=5)
+    for _ in range(5):
+        seen = game.observe(game.agent_selection)
+        hint = np.zeros(actions, np.float32)
+        hint[bot.act(seen["observation"], seen["action_mask"])] = 1.0
+        batch = {Columns.OBS: {"observations": torch.as_tensor(seen["observation"])[None],
+                               "action_mask": torch.as_tensor(seen["action_mask"], dtype=torch.float32)[None],
+                               "prior": torch.as_tensor(hint)[None]}}
+        expected = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].detach().numpy()
+        legal = seen["action_mask"] > 0
+        got = policy.logits_with_prior(seen["observation"], seen["action_mask"])
+        np.testing.assert_allclose(got[legal], expected[legal], rtol=1e-4, atol=1e-5)
+        game.step(int(np.flatnonzero(legal)[0]))
+    with pytest.raises(TypeError, match="does not match"):
+        rllib_backend.export_module(module, "tanh", {"game": "corruption"})

@@ -75,3 +75,21 @@ def test_snapshots_join_the_pool_and_take_seats(config):
         obs, *_ = env.step(legal_moves(obs, rng))
     snap = env.pool.snapshots[0]
     assert len(env.pool.snapshots) == 1 and snap.games > 2  # the learner met it: its PFSP score moved
+
+
+def test_with_a_prior_the_bots_move_comes_as_its_own_key(config):
+    from corruption_envs.bots import make_agent
+
+    import corruption_envs
+
+    env = make_engine_env(cfg.merge(config, {"ppo": {"prior": "expert"}}), {"num_envs": B})
+    obs, _ = env.reset(seed=4)
+    assert set(obs) == {"observations", "action_mask", "prior"}
+    assert obs["observations"].shape[1] == env.games.obs_size
+    np.testing.assert_array_equal(obs["prior"].sum(axis=1), np.ones(B))  # one move a row, a legal one
+    assert (obs["action_mask"][obs["prior"] > 0] == 1).all()
+    expert = make_agent("expert", corruption_envs.env("corruption", num_players=4), seed=0)
+    rows = np.flatnonzero(env.games.batch.num_players == 4)
+    assert rows.size
+    moves = expert.act_batch(obs["observations"][rows], obs["action_mask"][rows].astype(np.int8))
+    np.testing.assert_array_equal(obs["prior"][rows].argmax(axis=1), moves)
