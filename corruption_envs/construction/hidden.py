@@ -67,12 +67,16 @@ def _redeal_cards(t: State, me: int, rng: np.random.Generator) -> None:
             hand[cards.pop()] += 1
         t.hand[q] = hand
     t.deck = cards
-    # the other seats' certainties must hold in the new hands
+    # the other seats' certainties must hold in the new hands and come from `me`'s information alone:
+    # what o knows of me's hand `me` saw happen, but what o learnt of a third seat q's hand (the card q
+    # took from o with Cut & Paste) `me` did not see, so o is given `me`'s own certainties about q there
     for o in range(n):
         if o == me:
             continue
         for q in range(n):
             k = t.known[o][q]
+            if q != me and q != o:
+                k[:] = t.known[me][q]
             h = t.hand[q]
             for ty in range(8):
                 if k[ty] > h[ty]:

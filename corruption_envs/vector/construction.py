@@ -1031,11 +1031,13 @@ def _resample_kernel(source, stack_hidden, seeds, me, st, chance, tab, fr, obs, 
         for j in range(D):  # the investigation deck: the rest of the deal
             s[DECK + j] = dealt[j] if j < size else 0
         s[DECK_LEN] = size
-        for o in range(n):  # the other seats' certainties hold in the new hands
+        for o in range(n):  # the other seats' certainties, from me's information, hold in the new hands
             if o != me:
                 for q in range(n):
                     for ty in range(T):
                         at = KNOWN + (o * P + q) * T + ty
+                        if q != me and q != o:  # o's private view of a third hand: me's own certainty
+                            s[at] = s[KNOWN + (me * P + q) * T + ty]
                         s[at] = min(s[at], s[HAND + q * T + ty])
         if s[PHASE] == VOTE:  # the votes cast so far are secret
             for q in range(n):

@@ -107,25 +107,8 @@ def test_states_the_seat_cannot_tell_apart_give_the_same_rows(game, n, options):
         mine.load_resampled(state, me, seeds)
         theirs.load_resampled(twin, me, seeds)
         for got, want in zip(rows(mine, ROWS), rows(theirs, ROWS)):
-            if game == "construction":
-                got, want = (without_others_certainties(r, me) for r in (got, want))
             np.testing.assert_array_equal(got, want)
     assert changed > 5
-
-
-def without_others_certainties(rows: np.ndarray, me: int) -> np.ndarray:
-    """Construction rows without `known[o][q]` of the other seats o (what o knows of each hand): the
-    rules' `resample_hidden` keeps these from the state it redraws, cut down to the new hands, so they
-    are not a function of `me`'s information set alone, in the engine's draw as in the rules'."""
-    from corruption_envs.vector import construction as v
-
-    if rows.ndim != 2 or rows.shape[1] != v.ROW_SIZE:
-        return rows
-    rows = rows.copy()
-    for o in range(v.P):
-        if o != me:
-            rows[:, v.KNOWN + o * v.P * v.T:v.KNOWN + (o + 1) * v.P * v.T] = 0
-    return rows
 
 
 def differs(game: str, a, b) -> bool:
