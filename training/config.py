@@ -188,6 +188,7 @@ SCHEMA: dict[str, dict[str, Option]] = {
         "num_env_runners": _with(_int(0, 1024), 0),  # 0 = sample in the driver process
         "num_envs_per_env_runner": _with(_int(1, 256), 1),  # turn by turn; on the engine a runner plays run.n_envs
         "num_learners": _with(_int(0, 64), 0),  # 0 = learn in the driver process
+        "num_gpus_per_learner": _with(_float(0.0, 8.0), 0.0),  # a cluster's GPUs for the update (0: CPU)
         "train_batch_size": _with(_int(64), 4000),  # env steps (every seat's) per training iteration
         "address": Key(
             None, lambda v: v is None or (isinstance(v, str) and v.strip() != ""),

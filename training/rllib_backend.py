@@ -186,7 +186,7 @@ def algo_config(config: dict[str, Any]) -> PPOConfig:
     run, ppo, rl = config["run"], config["ppo"], config["rllib"]
     base = (
         PPOConfig()
-        .learners(num_learners=rl["num_learners"])
+        .learners(num_learners=rl["num_learners"], num_gpus_per_learner=rl["num_gpus_per_learner"])
         .training(lr=ppo["learning_rate"], gamma=ppo["gamma"], lambda_=ppo["gae_lambda"],
                   clip_param=ppo["clip_range"], entropy_coeff=ppo["ent_coef"], vf_loss_coeff=ppo["vf_coef"],
                   grad_clip=ppo["max_grad_norm"], train_batch_size_per_learner=rl["train_batch_size"],

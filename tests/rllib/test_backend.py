@@ -66,10 +66,17 @@ def test_sb3_only_features_are_refused_with_exit_2(smoke_config, setting, messag
     ("rllib.num_env_runners=-1", "rllib.num_env_runners=-1 is not allowed"),
     ("rllib.address=''", "rllib.address='' is not allowed"),
     ("rllib.workers=2", "unknown config key 'rllib.workers'"),
+    ("rllib.num_gpus_per_learner=-1", "rllib.num_gpus_per_learner=-1 is not allowed"),
 ])
 def test_the_rllib_section_is_validated_like_the_others(smoke_config, setting, message):
     with pytest.raises(cfg.ConfigError, match=message):
         cfg.load(None, smoke_config, [setting])
+
+
+def test_the_learners_gpus_reach_rllibs_config(smoke_config):
+    config = cfg.load(None, smoke_config, ["rllib.num_learners=1", "rllib.num_gpus_per_learner=0.5"])
+    built = rllib_backend.algo_config(config)
+    assert built.num_learners == 1 and built.num_gpus_per_learner == 0.5
 
 
 def test_resume_is_refused_on_rllib_with_exit_2(tmp_path, capsys):
