@@ -23,7 +23,8 @@ from corruption_envs.policy import NumpyPolicy
 from . import config as cfg
 from .batched_env import BatchedSelfPlayVecEnv
 from .pool import OpponentPool
-from .rllib_prior import PRIOR
+
+PRIOR = "prior"  # the observation key of the prior bot's move (training/rllib_prior.py adds it to the logits)
 
 
 class EngineVectorEnv(gym.vector.VectorEnv):

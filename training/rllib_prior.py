@@ -17,7 +17,7 @@ from torch import nn
 
 from corruption_envs.integrations.rllib import ActionMaskingTorchRLModule, rl_module_spec
 
-PRIOR = "prior"  # the observation key, and the batch column once split off
+from .rllib_engine_env import PRIOR  # the observation key, and the batch column once split off
 
 
 class PriorActionMaskingTorchRLModule(ActionMaskingTorchRLModule):
