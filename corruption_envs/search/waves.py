@@ -57,6 +57,21 @@ class EngineRows:
         self.num_players = rules.num_players
         # whether the engine draws determinizations in its rows itself
         self.resamples = hasattr(self.engine, "load_resampled")
+        self._call_every_kernel(rules)
+
+    def _call_every_kernel(self, rules: Rules) -> None:
+        """Call each kernel a wave calls once, on a new game: numba loads a kernel from its cache on
+        its first call in a process (~0.1 s for them all), a cost for the making of the rows rather
+        than a timed move's. The rows' games are replaced before any search reads them."""
+        from ..vector import WAIT
+
+        state = rules.new_game(np.random.default_rng(0))
+        self.engine.load(0, state)
+        if self.resamples and self.engine.can_resample(state, 0):
+            self.engine.load_resampled(state, 0, np.zeros(1, np.int64))
+        self.engine.step(np.full(self.width, WAIT, np.int64))
+        if hasattr(self.engine, "play_random"):
+            self.engine.play_random(np.arange(self.width) == 0, 0)
 
     def load(self, states: list[GameState]) -> None:
         """Rows 0.. play on from `states`, each with the future chance its state carries."""
