@@ -10,10 +10,11 @@ row picks its move in its own determinization (the search's `_select`, reading t
 and acting seat) and the rows that have left the tree, or whose game ended, wait (`vector.WAIT`).
 Each descent counts a visit on every node it passes at once (a virtual loss: the node's mean falls
 until the playout's points are added), so the W descents of a wave spread over the tree as W
-sequential ones would. Playouts then run for every row together until each row's game ends: random
-moves drawn in one compiled pass (`vector.sampling.random_legal`) or the heuristic bot's
-`act_batch`. The engine reports ranks on the step a game ends (and deals a new game in that row,
-which then waits), from which the rank points of every seat are backed up.
+sequential ones would. Playouts then finish every row's game: random ones in one compiled call
+(the engine's `play_random`, each row played to its end with moves drawn in the kernel), heuristic
+ones stepping the rows together, each step's moves from the bot's `act_batch`. The engine reports
+ranks where a game ends (and deals a new game in that row, which then waits), from which the rank
+points of every seat are backed up.
 
 Needs numba (the engines); `engine_available(rules)` says whether a game can be searched this way.
 """
@@ -56,6 +57,21 @@ class EngineRows:
         self.num_players = rules.num_players
         # whether the engine draws determinizations in its rows itself
         self.resamples = hasattr(self.engine, "load_resampled")
+        self._call_every_kernel(rules)
+
+    def _call_every_kernel(self, rules: Rules) -> None:
+        """Call each kernel a wave calls once, on a new game: numba loads a kernel from its cache on
+        its first call in a process (~0.1 s for them all), a cost for the making of the rows rather
+        than a timed move's. The rows' games are replaced before any search reads them."""
+        from ..vector import WAIT
+
+        state = rules.new_game(np.random.default_rng(0))
+        self.engine.load(0, state)
+        if self.resamples and self.engine.can_resample(state, 0):
+            self.engine.load_resampled(state, 0, np.zeros(1, np.int64))
+        self.engine.step(np.full(self.width, WAIT, np.int64))
+        if hasattr(self.engine, "play_random"):
+            self.engine.play_random(np.arange(self.width) == 0, 0)
 
     def load(self, states: list[GameState]) -> None:
         """Rows 0.. play on from `states`, each with the future chance its state carries."""
@@ -99,6 +115,11 @@ class WavePlayout:
         from ..vector.sampling import random_legal
 
         engine, batch = rows.engine, rows.engine.batch
+        if self.bot is None and hasattr(engine, "play_random"):  # every row to its end in one call
+            engine.play_random(playing, int(self.rng.integers(2**63)))
+            for row in np.flatnonzero(playing).tolist():
+                points[row] = rows.points(row)
+            return
         playing = playing.copy()
         actions = np.empty(rows.width, np.int64)
         while playing.any():

@@ -36,7 +36,7 @@ from ..construction.tables import (
 )
 from ..core.errors import NotResetError
 from . import numpy_rng
-from .compiled import CompiledEngine
+from .compiled import CompiledEngine, pick_legal
 from .corruptia import pcg64_words
 from .outcome import write_outcome
 
@@ -968,13 +968,40 @@ def _step_kernel(st, rng, actions, tab, fr, obs, mask, cur, rewards, terminated,
             terminated[i] = False
             _write_decision(st, tab, fr, i, obs, mask, cur, scratch)
             continue
-        n = s[N]
-        for p in range(n):
-            final[p] = s[CASH + p] + tab[G_KEYS_VALUE + s[KEYS + p]]
-            keys[p] = final[p]  # rules.final_keys: the score alone
-            scores[i, p] = final[p]
-        write_outcome(keys, final, n, tab[G_REWARD_CODE], rewards[i], ranks[i])
+        _write_end(s, tab, keys, final, rewards[i], scores[i], ranks[i])
         terminated[i] = True
+
+
+@_kernel
+def _write_end(s, tab, keys, final, rewards, scores, ranks):  # pragma: no cover - compiled
+    """The scores and outcome of the game that ended in the row s (keys, final: scratch)."""
+    n = s[N]
+    for p in range(n):
+        final[p] = s[CASH + p] + tab[G_KEYS_VALUE + s[KEYS + p]]
+        keys[p] = final[p]  # rules.final_keys: the score alone
+        scores[p] = final[p]
+    write_outcome(keys, final, n, tab[G_REWARD_CODE], rewards, ranks)
+
+
+@_kernel
+def _playout_kernel(st, rng, rows, g, tab, mask, rewards, scores, ranks):  # pragma: no cover - compiled
+    """Each game of `rows` played to its end by moves uniform over its mask row (`pick_legal`) drawn
+    from g, the dice from the row's own generator, and its outcome written. Only the masks are
+    written on the way: an observation is written whole, so the next decision (a new deal) needs
+    none of the skipped ones."""
+    keys = np.zeros(P, np.int64)
+    final = np.zeros(P, np.int64)
+    for j in range(len(rows)):
+        i = rows[j]
+        s = st[i]
+        while True:
+            _apply(s, tab, rng, i, pick_legal(g, mask[i]))
+            if s[PHASE] == OVER:
+                break
+            _legal_mask(s, tab, mask[i])
+        scores[i, :] = 0
+        ranks[i, :] = 0
+        _write_end(s, tab, keys, final, rewards[i], scores[i], ranks[i])
 
 
 # --- determinizations: a seat's information set redrawn in the rows (as construction/hidden.py) --------
@@ -1073,6 +1100,11 @@ class ConstructionEngine(CompiledEngine):
         ended = np.flatnonzero(b.terminated)
         if ended.size:
             self._start(ended)
+
+    def _playouts(self, rows: np.ndarray, generator: np.ndarray) -> None:
+        b = self._batch
+        _playout_kernel(self._rows, self._chance, rows, generator, self._game, b.action_mask, b.rewards,
+                        b.scores, b.ranks)
 
     def load(self, row: int, state: State) -> None:
         """Play on from the AEC game `state` (a position a rule test built, a search's determinized

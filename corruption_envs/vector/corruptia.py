@@ -831,6 +831,35 @@ def _step_kernel(st, actions, offers_on, mode, obs, mask, current, rewards, term
     return ended
 
 
+@nb.njit(cache=True, _nrt=False)
+def random_allowed(st, i, g):  # pragma: no cover - compiled
+    """A uniform legal action of row i: its allowed list's k-th (the mask row's legal actions, each
+    once) for k = `Generator.integers(count)` drawn from g (no draw when one is legal)."""
+    count = st[0][i, I_ALLOWED]
+    return st[11][i, numpy_rng.integers(g, count) if count > 1 else 0]
+
+
+@nb.njit(cache=True, _nrt=False)
+def _playout_kernel(st, rows, g, offers_on, mode, mask, rewards, scores,
+                    ranks):  # pragma: no cover - compiled
+    """Each game of `rows` played to its end by `random_allowed` moves drawn from g, and its outcome
+    written. Only the masks are written on the way: the observation rows keep their last writes and
+    the lists that clear them (st[12]), so the next decision written (a new deal) clears them as
+    usual."""
+    keys = st[15][W_KEYS]
+    ints = st[0]
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        while True:
+            _apply(st, i, random_allowed(st, i, g), offers_on)
+            if ints[i, I_PHASE] == OVER:
+                break
+            _write_mask(st, i, offers_on, mask[i])
+        scores[i, :] = 0
+        ranks[i, :] = 0.0
+        _write_end(st, i, mode, keys, rewards, scores, ranks)
+
+
 @nb.njit(cache=True)
 def _deal(st, i, n, seed):  # pragma: no cover - compiled
     """CorruptiaRules.new_game(np.random.default_rng(seed)) at n players in row i, draw for draw."""
@@ -1096,6 +1125,11 @@ class CorruptiaEngine(CompiledEngine):
                              b.ended_players, self._ended)
         if ended:
             self._start(self._ended[:ended])
+
+    def _playouts(self, rows: np.ndarray, generator: np.ndarray) -> None:
+        b = self._batch
+        _playout_kernel(self._state, rows, generator, self._offers_on, self.reward_code, b.action_mask,
+                        b.rewards, b.scores, b.ranks)
 
     def load(self, row: int, state: CorruptiaState) -> None:
         """Copy an AEC game state (with its Generator's state) into `row`, which then continues that game

@@ -68,7 +68,7 @@ from ..corruption.tables import (
     REPORTER,
     TOTAL_CONTRACT_VALUE,
 )
-from .compiled import CompiledEngine
+from .compiled import CompiledEngine, pick_legal
 from .numpy_rng import GENERATOR_SIZE, SEED_SCRATCH, integers, permutation_into, seed_generator_in
 from .outcome import write_outcome
 
@@ -669,10 +669,7 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
             ended_players[i] = n
             ended_rows[ended] = i
             ended += 1
-            for q in range(n):
-                keys[q] = s[WON_VALUE + q]  # final key (total value) = score
-                scores[i, q] = keys[q]
-            write_outcome(keys, keys, n, mode, rewards[i], ranks[i])
+            _write_end(s, n, mode, keys, rewards[i], scores[i], ranks[i])
             if deal:
                 game_seeds[i] = seeds[ended - 1]
                 deal_index[i] = -1
@@ -683,6 +680,36 @@ def step_kernel(actions, num_players, state, may_decline, mode, obs, mask, curre
             publish(i, s, n, may_decline, obs, mask, current_player)
     return ended
 
+
+
+@nb.njit(cache=True, _nrt=False)
+def _write_end(s, n, mode, keys, rewards, scores, ranks):  # pragma: no cover - compiled
+    """The scores and outcome of the game that ended in the state row s (keys: scratch)."""
+    for q in range(n):
+        keys[q] = s[WON_VALUE + q]  # final key (total value) = score
+        scores[q] = keys[q]
+    write_outcome(keys, keys, n, mode, rewards, ranks)
+
+
+@nb.njit(cache=True, _nrt=False)
+def playout_kernel(rows, num_players, state, may_decline, mode, mask, rewards, scores, ranks, keys,
+                   g):  # pragma: no cover - compiled
+    """Each game of `rows` played to its end by moves uniform over its mask row (`pick_legal`) drawn
+    from g, and its outcome written. Only the masks are written on the way: the observation rows keep
+    their last writes and the lists in the state rows that clear them, so the next decision written
+    (a new deal) clears them as usual."""
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        s = state[i]
+        n = num_players[i]
+        while True:
+            _play(s, n, pick_legal(g, mask[i]))
+            if s[PHASE] == OVER:
+                break
+            write_mask(mask, i, s, n, may_decline)
+        scores[i, :] = 0
+        ranks[i, :] = 0
+        _write_end(s, n, mode, keys, rewards[i], scores[i], ranks[i])
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -886,6 +913,11 @@ class CorruptionEngine(CompiledEngine):
             self._used_ahead(ended)
         elif ended:
             self._start(self._ended[:ended])
+
+    def _playouts(self, rows: np.ndarray, generator: np.ndarray) -> None:
+        b = self._batch
+        playout_kernel(rows, b.num_players, self._state, self._may_decline, self.reward_code, b.action_mask,
+                       b.rewards, b.scores, b.ranks, self._keys, generator)
 
     def write_privileged(self, out: np.ndarray, rows: np.ndarray) -> None:
         """Where every card of every seat lies (hands and face-down cards included), seats counted from
