@@ -37,8 +37,7 @@ def train_rate(config: dict, iterations: int) -> float:
     algo = rllib_backend.algo_config(config).build_algo()
     try:
         name = rllib_backend.learner_id(config)
-        policy = rllib_backend.export_module(algo.get_module(name), config["ppo"]["activation"],
-                                             {"game": config["game"]}, cfg.bot_option(config, "prior"))
+        policy = rllib_backend.export_learner(algo.get_module(name), config, {"game": config["game"]})
         rllib_backend.Snapshots(algo, config).start(policy)
         first = rllib_backend.learner_steps(algo.train(), name)  # actor start, module build, compile
         begin = time.perf_counter()

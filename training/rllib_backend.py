@@ -243,6 +243,11 @@ def export_module(module: Any, activation: str, meta: dict[str, Any], prior: str
     return NumpyPolicy([pair(m) for m in hidden], pair(head[0]), activation, meta, prior=prior, prior_weight=weight)
 
 
+def export_learner(module: Any, config: dict[str, Any], meta: dict[str, Any]) -> NumpyPolicy:
+    """The learner's module as the config trains it (its activation, its prior bot) exported as numpy."""
+    return export_module(module, config["ppo"]["activation"], meta, cfg.bot_option(config, "prior"))
+
+
 class ModuleAsPolicy:
     """An action-masking PPO module with the calls `imitation.fit` makes on an SB3 actor-critic, so the
     warm start fits RLlib's learner as it fits SB3's policy (the same masked distribution RLlib samples)."""
@@ -280,14 +285,11 @@ class ModuleAsPolicy:
 def imitate(algo: Any, config: dict[str, Any], meta: dict[str, Any], out: Path) -> None:
     """The SB3 path's warm start on the learner's module, in every learner (each fits the same seeded data,
     so they stay alike), then its weights to the env runners, which sample with their own copies."""
-    activation = config["ppo"]["activation"]
-
     name = learner_id(config)
 
     def fit_learner(learner: Any) -> None:
         module = learner.module[name]
-        warm_start(ModuleAsPolicy(module), config,
-                   lambda: export_module(module, activation, meta, cfg.bot_option(config, "prior")), out)
+        warm_start(ModuleAsPolicy(module), config, lambda: export_learner(module, config, meta), out)
 
     algo.learner_group.foreach_learner(fit_learner)
     algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, inference_only=True)
@@ -376,8 +378,7 @@ def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str,
     algo = algo_config(config).build_algo()
     writer = SummaryWriter(str(out / "tensorboard"))
     name = learner_id(config)
-    export = lambda steps: export_module(algo.get_module(name), config["ppo"]["activation"],  # noqa: E731
-                                         policy_meta(config, steps, commit), cfg.bot_option(config, "prior"))
+    export = lambda steps: export_learner(algo.get_module(name), config, policy_meta(config, steps, commit))  # noqa: E731
 
     print(cfg.plan(config, backend="rllib"), flush=True)
     if config["imitation"]["games"]:

@@ -177,7 +177,7 @@ def test_engine_snapshots_reach_every_sampling_runners_pool(local_ray, smoke_con
     algo = rllib_backend.algo_config(config).build_algo()
     try:
         name = rllib_backend.learner_id(config)
-        policy = rllib_backend.export_module(algo.get_module(name), "tanh", {"game": "corruption"})
+        policy = rllib_backend.export_learner(algo.get_module(name), config, {"game": "corruption"})
         snapshots = rllib_backend.Snapshots(algo, config)
         snapshots.start(policy)
         snapshots.add(policy, 300)

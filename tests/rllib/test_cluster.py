@@ -37,7 +37,7 @@ def test_env_runners_sample_on_both_nodes_of_a_cluster_joined_by_address(two_nod
             lambda runner: ray.get_runtime_context().get_node_id(), local_env_runner=False)
         assert set(where) == nodes  # one runner per node: each node has one CPU
         name = rllib_backend.learner_id(config)
-        policy = rllib_backend.export_module(algo.get_module(name), "tanh", {"game": "corruption"})
+        policy = rllib_backend.export_learner(algo.get_module(name), config, {"game": "corruption"})
         rllib_backend.Snapshots(algo, config).start(policy)
         result = algo.train()
         assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 200
