@@ -173,6 +173,12 @@ class SearchAgent:
         if legal.size == 1:
             self.last_iterations = 0
             return int(legal[0])
+        return self._choose(self.search(truth, me, legal))
+
+    def search(self, truth: GameState, me: int, legal: np.ndarray) -> Any:
+        """The statistics of one move's search by seat `me` (to act in `truth`, with the legal moves
+        `legal`): what `act` chooses from, and what a teacher reads (`teacher.py`). `truth` is read only
+        through determinizations of `me`'s information set."""
         stats = self._new_stats(me, legal)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         engine = self.uses_engine
@@ -193,7 +199,7 @@ class SearchAgent:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.last_iterations = done
-        return self._choose(stats)
+        return stats
 
     def ready_engine(self) -> None:
         """Make the engine rows and their playout (once): the first move on the engine does, a
