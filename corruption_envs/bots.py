@@ -10,8 +10,9 @@ from .policy import load_policy
 from .registry import import_attr
 from .search import is_search_spec, search_agent
 
-SPECS = ("'random', 'heuristic', 'expert' (Corruption), 'ismcts[:SIMULATIONS[:ROLLOUT]][@POLICY_FILE]', 'pimc[:SIMULATIONS[:ROLLOUT]]' or the path "
-         "of an exported policy file (.npz)")
+SPECS = ("'random', 'heuristic', 'expert' (Corruption), 'ismcts[:BUDGET[:ROLLOUT]][@POLICY_FILE]', "
+         "'pimc[:BUDGET[:ROLLOUT]]' (BUDGET: simulations, or seconds such as 1s) or the path of an exported "
+         "policy file (.npz)")
 
 
 def is_bot_name(spec: object) -> bool:

@@ -2,7 +2,8 @@
 
 Specs (see `corruption_envs.bots.make_agent`): `ismcts`, `ismcts:400`, `ismcts:400:heuristic`,
 `pimc:200`, `pimc:200:heuristic`: the algorithm, simulations a move, and the playout policy
-(random by default). Where the game has a compiled engine (numba installed) the simulations run in
+(random by default); `ismcts:1s`, `pimc:0.25s:heuristic`: as many simulations as a move's time budget
+(wall seconds) allows instead, so the move depends on the machine's speed as well as the seed. Where the game has a compiled engine (numba installed) the simulations run in
 waves of engine rows (`waves.py`), else one game at a time on the rules. `ismcts:400@policies/corruption/champion.npz` is ISMCTS guided by a policy
 file's move probabilities (PUCT, `guided.py`).
 """
@@ -21,8 +22,9 @@ from .teacher import search_policy_targets
 
 SEARCHES = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 DEFAULT_SIMULATIONS = 200
-SPEC_FORM = ("ismcts[:SIMULATIONS[:ROLLOUT]][@POLICY_FILE] or pimc[:SIMULATIONS[:ROLLOUT]], e.g. "
-             "ismcts:400:heuristic or ismcts:400@policies/corruption/champion.npz")
+SPEC_FORM = ("ismcts[:BUDGET[:ROLLOUT]][@POLICY_FILE] or pimc[:BUDGET[:ROLLOUT]], BUDGET simulations or "
+             "seconds a move, e.g. ismcts:400:heuristic, ismcts:1s or ismcts:400@policies/corruption/champion.npz")
+TIMED_SIMULATIONS = 10**9  # the simulation cap of a timed budget: the clock ends the move first
 
 
 def is_search_spec(spec: str) -> bool:
@@ -47,16 +49,13 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None, engine: bool 
     if len(rest) > 2:
         raise ValueError(f"agent spec {spec!r} has too many parts: use {SPEC_FORM}")
     sims = rest[0] if rest else str(DEFAULT_SIMULATIONS)
-    if not sims.isdigit() or int(sims) < 1:
-        raise ValueError(
-            f"agent spec {spec!r}: simulations {sims!r} must be a whole number >= 1; use {SPEC_FORM}"
-        )
     rollout = rest[1] if len(rest) > 1 else "random"
     if rollout not in ROLLOUTS:
         raise ValueError(
             f"agent spec {spec!r}: rollout {rollout!r} is not one of {ROLLOUTS}; use {SPEC_FORM}"
         )
-    budget = {"simulations": int(sims), "rollout": rollout, "engine": engine}
+    budget = {"simulations": _simulations(spec, sims), "time_limit": _seconds(spec, sims), "rollout": rollout,
+              "engine": engine}
     if guide is None:
         return SEARCHES[name](env, seed=seed, **budget)
     if name != GUIDED:
@@ -64,6 +63,32 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None, engine: bool 
     if not Path(guide).is_file():
         raise ValueError(f"agent spec {spec}@{guide}: the guiding policy {guide!r} is not a file; use {SPEC_FORM}")
     return GuidedISMCTSAgent(env, load_policy(guide, env, seed=seed), seed=seed, **budget)
+
+
+def _seconds(spec: str, budget: str) -> float | None:
+    """The time budget a move of `budget` ('1s', '0.25s'), or None for a simulation count."""
+    if not budget.endswith("s"):
+        return None
+    try:
+        seconds = float(budget[:-1])
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise ValueError(f"agent spec {spec!r}: time budget {budget!r} must be seconds > 0 such as 1s or 0.5s; "
+                         f"use {SPEC_FORM}")
+    return seconds
+
+
+def _simulations(spec: str, budget: str) -> int:
+    """Simulations a move of `budget`: its count, or the cap of a time budget."""
+    if budget.endswith("s"):
+        return TIMED_SIMULATIONS
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(
+            f"agent spec {spec!r}: simulations {budget!r} must be a whole number >= 1 (or seconds such as 1s); "
+            f"use {SPEC_FORM}"
+        )
+    return int(budget)
 
 
 __all__ = ["GuidedISMCTSAgent", "ISMCTSAgent", "PIMCAgent", "SEARCHES", "can_be_guided", "is_search_spec",

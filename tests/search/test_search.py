@@ -1,6 +1,7 @@
 """ISMCTS and determinized Monte Carlo (corruption_envs.search): no peeking, seeded, budgets, specs."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import corruption_envs
@@ -103,14 +104,29 @@ def test_specs_give_the_budget_and_playout_asked_for():
     assert (type(bot), bot.simulations, bot.playout.policy) == (ISMCTSAgent, 400, "heuristic")
     assert type(make_agent("pimc:30", env)) is PIMCAgent
     assert type(build_agent("ismcts:30", env, seed=0)) is ISMCTSAgent  # not taken as module:attr
+    assert bot.time_limit is None
+
+
+@pytest.mark.parametrize("spec", ["ismcts:0.05s", "pimc:0.05s:heuristic"])
+def test_a_time_budget_spec_searches_until_its_seconds_run_out(spec):
+    env = corruption_envs.env("corruption")
+    env.reset(seed=0)
+    bot = make_agent(spec, env, seed=0)
+    assert bot.time_limit == 0.05 and bot.simulations > 10**6
+    while np.count_nonzero(env.action_mask()) < 2:
+        env.step(int(np.flatnonzero(env.action_mask())[0]))
+    decide(bot, env)
+    assert 0 < bot.last_iterations < bot.simulations  # the clock ended the move, not the count
 
 
 @pytest.mark.parametrize("spec, words", [
     ("ismcts:0", "simulations '0'"), ("ismcts:many", "simulations 'many'"),
     ("ismcts:10:greedy", "rollout 'greedy'"), ("pimc:1:random:x", "too many parts"),
+    ("ismcts:0s", "time budget '0s'"), ("ismcts:soons", "time budget 'soons'"), ("pimc:-1s", "time budget '-1s'"),
+    ("ismcts:infs", "time budget 'infs'"),
 ])
 def test_a_bad_search_spec_names_the_fault_and_the_form(spec, words):
-    with pytest.raises(ValueError, match="ismcts\\[:SIMULATIONS") as err:
+    with pytest.raises(ValueError, match="ismcts\\[:BUDGET") as err:
         make_agent(spec, corruption_envs.env("corruption"))
     assert words in str(err.value)
 
