@@ -1,7 +1,8 @@
 """Warm start from a policy file (`init.policy`): the learner's actor starts as an exported policy.
 
 The file is read with the pickle-free reader (`corruption_envs.policy.read_policy_file`) and must fit
-the run: same game, observation and action sizes, hidden layers (`ppo.net_arch`) and activation, no prior.
+the run: same game, observation and action sizes, hidden layers (`ppo.net_arch`) and activation, and the
+same prior bot as `ppo.prior` (none, or the bot whose move the file's actor adds to, with its learnt weight).
 When the run covers player counts the file was not trained for, network surgery readies it for them.
 Inputs used only there (a sixth seat's cash, its workers on a contract, ...) were zero throughout the
 file's training, and actions legal only there (a gift to seat +5) were always masked, so their weights
@@ -42,16 +43,13 @@ def load_init_policy(config: dict[str, Any]) -> NumpyPolicy:
     except PolicyFileError as e:
         raise ConfigError(f"config init.policy: {e}") from None
     meta, ppo = policy.meta, config["ppo"]
-    if bot_option(config, "prior"):
-        raise ConfigError(f"config init.policy={path!r} with ppo.prior={ppo['prior']!r} is not supported "
-                          "(a prior's actor reads its bot's move too); set one of them to its default")
     env = corruption_envs.env(config["game"], num_players=config["run"]["players"][0], **config["env"])
     widths = [w.shape[1] for w, _ in policy.layers]
     found = (meta.get("game"), policy.obs_size, policy.num_actions, widths, policy.activation, policy.prior)
     wanted = (config["game"], env.unwrapped.observation_layout.size, env.unwrapped.num_actions,
-              list(ppo["net_arch"]), ppo["activation"], None)
+              list(ppo["net_arch"]), ppo["activation"], bot_option(config, "prior"))
     if found != wanted:
-        names = ("game", "inputs", "actions", "net_arch", "activation", "prior")
+        names = ("game", "inputs", "actions", "net_arch", "activation", "prior (ppo.prior)")
         diff = ", ".join(f"{n} {f!r} (run: {w!r})" for n, f, w in zip(names, found, wanted) if f != w)
         raise ConfigError(f"config init.policy={path!r} does not fit the run: {diff}; give a policy "
                           "trained with the same game and network, or set init.policy=null")
@@ -106,7 +104,8 @@ def ready_for_run(policy: NumpyPolicy, config: dict[str, Any]) -> tuple[NumpyPol
         w0[new[0]] = 0.0
         w_out[:, new[1]], b_out[new[1]] = 0.0, NEW_ACTION_LOGIT
     meta = {**policy.meta, "min_players": run_lo, "max_players": run_hi}
-    ready = NumpyPolicy([(w0, b0), *policy.layers[1:]], (w_out, b_out), policy.activation, meta)
+    ready = NumpyPolicy([(w0, b0), *policy.layers[1:]], (w_out, b_out), policy.activation, meta,
+                        prior=policy.prior, prior_weight=policy.prior_weight)
     return ready, {"trained_players": [lo, hi], "zeroed_inputs": 0 if new is None else int(new[0].sum()),
                    "new_actions": 0 if new is None else int(new[1].sum())}
 
@@ -124,4 +123,6 @@ def warm_start_actor(model: Any, config: dict[str, Any]) -> dict[str, Any]:
         for layer, (w, b) in zip([*linears, model.policy.action_net], [*policy.layers, policy.head]):
             layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
             layer.bias.copy_(torch.from_numpy(b))
+        if policy.prior is not None:  # the file's learnt weight on its bot's move (ppo.prior names the same bot)
+            model.policy.prior_weight.fill_(policy.prior_weight)
     return {"policy": config["init"]["policy"], **done}

@@ -19,7 +19,7 @@ def toy_config(tmp_path, *sets):
     return cfg.load(None, path, list(sets))
 
 
-def random_policy(players, arch=(16, 16), seed=0):
+def random_policy(players, arch=(16, 16), seed=0, prior=None, prior_weight=0.0):
     """A policy file's actor with nonzero weights everywhere, for `players` = (min, max)."""
     rng = np.random.default_rng(seed)
     obs = corruption_envs.env("toy", num_players=2).unwrapped.observation_layout.size
@@ -28,17 +28,17 @@ def random_policy(players, arch=(16, 16), seed=0):
               for a, b in zip(sizes, sizes[1:])]
     head = (rng.normal(size=(arch[-1], 2)).astype(np.float32), rng.normal(size=2).astype(np.float32))
     return NumpyPolicy(layers, head, "tanh", {"game": "toy", "game_version": 0, "min_players": players[0],
-                                             "max_players": players[1]})
+                                             "max_players": players[1]}, prior=prior, prior_weight=prior_weight)
 
 
-def warm_started(tmp_path, file_players, *sets):
+def warm_started(tmp_path, file_players, *sets, prior=None, prior_weight=0.0):
     path = tmp_path / "init.npz"
-    source = random_policy(file_players)
+    source = random_policy(file_players, prior=prior, prior_weight=prior_weight)
     source.save(path)
     config = toy_config(tmp_path, f"init.policy={path}", *sets)
     model, venv, _ = start(config, tmp_path / "run", None)
     venv.close()
-    return source, export_actor(model, "tanh")
+    return source, export_actor(model, "tanh", prior=prior)
 
 
 def observations(n, games=30, seed=0):
@@ -56,6 +56,15 @@ def observations(n, games=30, seed=0):
 
 def test_a_file_for_the_runs_player_counts_is_copied_exactly(tmp_path):
     source, learner = warm_started(tmp_path, (2, 4))
+    for (w, b), (w2, b2) in zip([*source.layers, source.head], [*learner.layers, learner.head]):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
+
+
+def test_a_file_that_builds_on_the_runs_prior_bot_is_copied_with_its_learnt_weight(tmp_path):
+    """A policy file with a prior (ppo.prior's bot) warm-starts a run with that prior: its layers and
+    its learnt weight on the bot's move, so the run starts playing exactly as the file."""
+    source, learner = warm_started(tmp_path, (2, 4), "ppo.prior=heuristic", prior="heuristic", prior_weight=2.5)
+    assert learner.prior == "heuristic" and learner.prior_weight == pytest.approx(2.5)
     for (w, b), (w2, b2) in zip([*source.layers, source.head], [*learner.layers, learner.head]):
         assert np.array_equal(w, w2) and np.array_equal(b, b2)
 
@@ -96,7 +105,7 @@ def test_with_imitation_only_the_critic_is_fitted(tmp_path):
 @pytest.mark.parametrize("sets, named", [
     (["ppo.net_arch=[8,8]"], "net_arch [16, 16] (run: [8, 8])"),
     (["ppo.activation=relu"], "activation 'tanh' (run: 'relu')"),
-    (["ppo.prior=heuristic"], "ppo.prior='heuristic' is not supported"),
+    (["ppo.prior=heuristic"], "prior (ppo.prior) None (run: 'heuristic')"),
 ])
 def test_a_file_that_does_not_fit_the_run_is_one_line_naming_the_misfit(tmp_path, capsys, sets, named):
     path = tmp_path / "init.npz"
