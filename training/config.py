@@ -173,7 +173,8 @@ SCHEMA: dict[str, dict[str, Option]] = {
     },
     "psro": {  # python -m training.psro (training/psro.py): the champion as a mixture of best responses
         "start": Key("random", lambda v: isinstance(v, str) and v.strip() != "",
-                     "'random' (a uniform policy) or the path of a policy file"),
+                     "'random' (a uniform policy), 'selfplay' (self-play with this config first) or the "
+                     "path of a policy file"),
         "iterations": _with(_int(1, 63), 4),  # best responses added, each to the mixture of the ones before
         "br_steps": _with(_int(1), 150_000),
         "payoff_games": _with(_int(1), 60),  # per meta-game table entry (a member vs 3 copies of another)

@@ -1,7 +1,9 @@
 """PSRO: the champion as a mixture of best responses, `python -m training.psro --game corruption`.
 
 Policy-Space Response Oracles (Lanctot et al. 2017) for a symmetric n-player game. The population
-starts with one policy (`psro.start`: a uniform policy, or a policy file such as a self-play champion);
+starts with one policy (`psro.start`: a uniform policy, a policy file, or `selfplay`: the policy that
+the config's self-play sections train first, in the run folder's `selfplay/`, so that one command goes
+from the rules and the game's bots to the champion);
 each iteration trains a best response (a fresh learner, the config's `ppo`, `psro.br_steps` steps, over
 `run.players`) against seats that each draw a member of the current meta-strategy per game, adds it, fills
 the new row and column of the meta-game table (A[i][j]: member i's win share against copies of j,
@@ -39,6 +41,7 @@ from .export import policy_meta
 from .run_folder import REPO, git_commit, print_results
 
 REPLICATOR_STEPS, REPLICATOR_RATE = 2000, 1.0
+SELFPLAY = "selfplay"  # psro.start: train the start policy with the config's self-play sections first
 
 
 def meta_strategy(table: np.ndarray) -> np.ndarray:
@@ -82,6 +85,20 @@ def entry_seed(seed: int, row: int, col: int) -> int:
     return seed + col + (row < col)
 
 
+def start_file(config: dict[str, Any], out: Path) -> Path:
+    """The start policy's file: `psro.start`'s, or with `selfplay` the policy of a self-play run of this
+    config (its run, pool, imitation and eval sections, as `training.selfplay` trains it) in `out/selfplay`."""
+    if config["psro"]["start"] != SELFPLAY:
+        return Path(config["psro"]["start"])
+    from . import selfplay  # the self-play driver only when it runs
+
+    folder = out / SELFPLAY
+    print(f"psro: the start policy, trained by self-play in {folder}", flush=True)
+    model, venv, pool = selfplay.start(config, folder, None)
+    selfplay.train(config, folder, model, venv, pool, progress=False)
+    return folder / "policy.npz"
+
+
 def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, Any]:
     ps, seed = config["psro"], config["run"]["seed"]
     members_dir = out / "members"
@@ -94,7 +111,7 @@ def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, An
         members = [read_policy_file(member_path(j)) for j in range(len(list(members_dir.glob("member_*.npz"))))]
         history = json.loads((out / "psro.json").read_text())["iterations"][:len(members) - 1]
     else:
-        start = uniform_policy(config, meta) if ps["start"] == "random" else read_policy_file(ps["start"])
+        start = uniform_policy(config, meta) if ps["start"] == "random" else read_policy_file(start_file(config, out))
         start.meta["temperature"] = start.temperature = ps["temperature"]  # as it plays in the mixture
         start.save(member_path(0))
         members = [start]
@@ -115,7 +132,7 @@ def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, An
         mixture(sigma).save(field)
         br_config = {**config, "run": {**config["run"], "timesteps": ps["br_steps"], "seed": seed + it}}
         br, timing = train_best_response(br_config, read_policy_file(field), meta, ps["mix"],
-                                         ps["start"] if ps["br_init"] == "start" else None)
+                                         str(member_path(0)) if ps["br_init"] == "start" else None)
         br.save(member_path(it))
         # PSRO's exploitability estimate: the new best response (greedy, as the probe plays) vs the field
         br.sample = False
@@ -170,10 +187,12 @@ def main(argv: list[str] | None = None) -> int:
             if out.exists() and any(out.iterdir()):
                 raise cfg.ConfigError(f"--out {out} exists and is not empty; pick a new folder or use --resume")
         start = config["psro"]["start"]
-        if not args.resume and start != "random" and not Path(start).is_file():
-            raise cfg.ConfigError(f"config psro.start={start!r} is not a policy file; give one or 'random'")
+        if not args.resume and start not in ("random", SELFPLAY) and not Path(start).is_file():
+            raise cfg.ConfigError(f"config psro.start={start!r} is not a policy file; give one, 'random' or "
+                                  f"'{SELFPLAY}'")
         if config["psro"]["br_init"] == "start" and start == "random":
-            raise cfg.ConfigError("config psro.br_init='start' needs psro.start to be a policy file, not 'random'")
+            raise cfg.ConfigError("config psro.br_init='start' needs psro.start to be a policy file or "
+                                  f"'{SELFPLAY}', not 'random'")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -227,6 +227,20 @@ def test_psro_best_responses_can_start_from_the_start_policy_and_meet_named_bots
     assert pool.kinds == ("self", "heuristic") and pool.snapshots[0].policy is field
 
 
+def test_psro_can_train_its_start_policy_by_self_play_first(toy_config_file, tmp_path):
+    """psro.start=selfplay: one command runs the config's self-play into the run's selfplay/ folder, and
+    its policy is member 0 (and the start of each best response with br_init=start)."""
+    out = tmp_path / "run"
+    assert psro.main(["--config", str(toy_config_file), "--out", str(out), "--set", "psro.start=selfplay",
+                      "--set", "psro.br_init=start", "--set", "psro.iterations=1", "--set", "psro.br_steps=128",
+                      "--set", "psro.payoff_games=4", "--set", "eval.final_games=4",
+                      "--set", "eval.count_games=2"]) == 0
+    trained, first = (read_policy_file(p) for p in (out / "selfplay" / "policy.npz", out / "members" / "member_00.npz"))
+    assert json.loads((out / "selfplay" / "results.json").read_text())["timesteps"] >= 1024
+    assert all(np.array_equal(w, w0) for (w, _), (w0, _) in zip(trained.layers, first.layers))
+    assert len(read_policy_file(out / "policy.npz").members) == 2
+
+
 def test_psro_br_init_start_needs_a_start_file(toy_config_file, tmp_path, capsys):
     assert psro.main(["--config", str(toy_config_file), "--out", str(tmp_path / "r"),
                       "--set", "psro.start=random", "--set", "psro.br_init=start"]) == 2
