@@ -16,9 +16,11 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import torch
+import tree
 from ray.rllib.algorithms.ppo.ppo import (LEARNER_RESULTS_KL_KEY, LEARNER_RESULTS_VF_EXPLAINED_VAR_KEY,
                                           LEARNER_RESULTS_VF_LOSS_UNCLIPPED_KEY)
 from ray.rllib.algorithms.ppo.torch.ppo_torch_learner import PPOTorchLearner
+from ray.rllib.connectors.connector_v2 import ConnectorV2
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
 from ray.rllib.core.learner.learner import ENTROPY_KEY, POLICY_LOSS_KEY, VF_LOSS_KEY
@@ -46,9 +48,12 @@ class SparseActionMaskingTorchRLModule(ActionMaskingTorchRLModule):
                 raise TypeError(f"the encoder's first layer is {type(mlp[0]).__name__}, not nn.Linear")
             mlp[0] = SparseInputLinear.sharing(mlp[0])
 
-    @staticmethod
-    def _sparse(batch: dict) -> dict:
-        """The batch with its observations as their non-zeros (one search for actor and critic)."""
+    def _sparse(self, batch: dict) -> dict:
+        """The batch with its observations as their non-zeros (one search for actor and critic); a train
+        batch brings them so already (`CompactTrainBatch`)."""
+        if Columns.OBS not in batch:
+            inputs = self.encoder.actor_encoder.net.mlp[0].in_features
+            return {**batch, Columns.OBS: NonZeros.from_padded(batch[NZ_COLUMNS], batch[NZ_VALUES], inputs)}
         obs = batch[Columns.OBS]
         if isinstance(obs, torch.Tensor) and obs.dim() == 2:
             return {**batch, Columns.OBS: NonZeros.of(obs)}
@@ -58,10 +63,45 @@ class SparseActionMaskingTorchRLModule(ActionMaskingTorchRLModule):
         return super()._forward(self._sparse(batch), **kwargs)
 
     def _forward_train(self, batch: dict, **kwargs: Any) -> dict:
-        if isinstance(batch[Columns.OBS], dict):  # not yet split by compute_values (the warm start's calls)
+        if isinstance(batch.get(Columns.OBS), dict):  # not yet split by compute_values (the warm start's calls)
             action_mask, batch = self._preprocess_batch(batch)
             batch["action_mask"] = action_mask
         return super()._forward_train(self._sparse(batch), **kwargs)
+
+    def compute_values(self, batch: dict, embeddings: Any = None) -> torch.Tensor:
+        if Columns.OBS not in batch:  # a compact train batch
+            batch = self._sparse(batch)
+        return super().compute_values(batch, embeddings)
+
+
+NZ_COLUMNS, NZ_VALUES = "obs_nonzero_columns", "obs_nonzero_values"  # a compact train batch's observations
+
+
+class CompactTrainBatch(ConnectorV2):
+    """The last piece of the learner's connector, after the advantages: the rows of the train batch that
+    PPO's loss counts, their observations as fixed-width non-zeros.
+
+    RLlib's PPO adds an artificial last step to each episode chunk for its bootstrap value and masks it
+    out of the loss; once the advantages are computed those rows are dropped, so that every minibatch
+    holds `minibatch_size` steps the loss counts, as on the SB3 path. The observations (3,391 floats a
+    row in Corruption, about 120 of them non-zero) become two (rows x the most non-zeros of a row)
+    columns, `NZ_COLUMNS` and `NZ_VALUES`: each epoch's shuffle moves those instead of the dense rows,
+    and the module's first layers read them without searching again."""
+
+    def __call__(self, *, rl_module: Any, batch: dict, episodes: Any, **kwargs: Any) -> dict:
+        for module_id, columns in batch.items():
+            module = rl_module[module_id]
+            obs = columns.get(Columns.OBS)
+            if (not isinstance(module, SparseActionMaskingTorchRLModule) or module.is_stateful()
+                    or not isinstance(obs, torch.Tensor) or obs.dim() != 2):
+                continue
+            columns[NZ_COLUMNS], columns[NZ_VALUES] = NonZeros.of(columns.pop(Columns.OBS)).padded()
+            mask = columns.pop(Columns.LOSS_MASK, None)
+            if mask is not None:
+                keep = mask.nonzero().reshape(-1)
+                for key, value in columns.items():
+                    columns[key] = tree.map_structure(lambda v: v[keep], value)
+        return batch
 
 
 def sparse_module_spec(hidden: Sequence[int], activation: str,
@@ -81,6 +121,11 @@ class SparsePPOTorchLearner(PPOTorchLearner):
         optimizer = torch.optim.Adam(params, eps=1e-5, fused=True)
         self.register_optimizer(module_id=module_id, optimizer=optimizer, params=params,
                                 lr_or_lr_schedule=config.lr)
+
+    def build(self) -> None:
+        super().build()  # PPO's learner appends the advantages' piece to the connector
+        if self._learner_connector is not None:
+            self._learner_connector.append(CompactTrainBatch())
 
     def apply_gradients(self, gradients_dict: dict) -> None:
         grads = [g for g in gradients_dict.values() if g is not None]

@@ -48,7 +48,7 @@ class PriorActionMaskingTorchRLModule(SparseActionMaskingTorchRLModule):
 
     def _forward_train(self, batch: dict, **kwargs: Any) -> dict:
         # the learner's batch was split by compute_values (the advantages' pass) into columns already
-        if isinstance(batch[Columns.OBS], dict):
+        if isinstance(batch.get(Columns.OBS), dict):
             action_mask, batch = self._preprocess_batch(batch)
             batch["action_mask"] = action_mask
         outs = PPOTorchRLModule._forward_train(self, self._sparse(batch), **kwargs)

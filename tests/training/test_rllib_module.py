@@ -154,3 +154,32 @@ def test_the_learning_rate_follows_the_sb3_paths_schedule_on_the_engine():
     assert built.learner_class is SparsePPOTorchLearner
     assert rllib_backend.learning_rate(cfg.merge(config, {"ppo": {"lr_final_fraction": 1.0}})) == 0.001
     assert rllib_backend.learning_rate(cfg.merge(config, {"run": {"vec_env": "dummy"}})) == 0.001
+
+
+def test_the_train_batch_keeps_the_rows_the_loss_counts_and_their_observations_as_non_zeros():
+    from training.rllib_module import NZ_COLUMNS, NZ_VALUES, CompactTrainBatch
+
+    module = build(sparse_module_spec)
+    batch = train_batch(40, seed=2)
+    mask = batch.pop(Columns.LOSS_MASK)
+    dense = {**batch, Columns.LOSS_MASK: mask}
+    out = CompactTrainBatch()(rl_module={"m": module}, batch={"m": dict(dense)}, episodes=[])["m"]
+    keep = mask.nonzero().reshape(-1)
+    assert Columns.OBS not in out and Columns.LOSS_MASK not in out and 0 < len(keep) < 40
+    for key, value in batch.items():
+        if key != Columns.OBS:
+            torch.testing.assert_close(out[key], value[keep], rtol=0, atol=0)
+    columns, values = out[NZ_COLUMNS], out[NZ_VALUES]
+    assert columns.shape == values.shape and columns.shape[0] == len(keep)
+    counts = (batch[Columns.OBS] != 0).sum(1)
+    assert int(counts[keep].max()) <= columns.shape[1] <= int(counts.max())  # as wide as a full row, no wider
+    rebuilt = torch.zeros(len(keep), SIZE).scatter_add_(1, columns, values)
+    torch.testing.assert_close(rebuilt, batch[Columns.OBS][keep], rtol=0, atol=0)
+
+    # the module reads the compact rows as it reads the dense ones
+    fwd = module.forward_train({**batch, Columns.OBS: batch[Columns.OBS][keep], "action_mask": batch["action_mask"][keep]})
+    compact = module.forward_train(dict(out))
+    for key in (Columns.ACTION_DIST_INPUTS, Columns.EMBEDDINGS):
+        torch.testing.assert_close(compact[key], fwd[key], rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(module.compute_values(dict(out)), module.compute_values(
+        {Columns.OBS: batch[Columns.OBS][keep]}), rtol=1e-5, atol=1e-5)
