@@ -210,7 +210,10 @@ def algo_config(config: dict[str, Any]) -> PPOConfig:
     if on_engine(config):
         spec = (sparse_module_spec(ppo["net_arch"], ppo["activation"]) if ppo["prior"] == "none"
                 else prior_module_spec(ppo["net_arch"], ppo["activation"], ppo["prior_weight"]))
-        return (base.environment(ENGINE_ENV_NAME, env_config={"config": config})
+        # a Discrete action needs no unsquashing or clipping: without them RLlib does not copy and walk
+        # every env's action each step
+        return (base.environment(ENGINE_ENV_NAME, env_config={"config": config}, normalize_actions=False,
+                                 clip_actions=False)
                 .env_runners(num_env_runners=rl["num_env_runners"], num_envs_per_env_runner=run["n_envs"],
                              gym_env_vectorize_mode="vector_entry_point")
                 .rl_module(rl_module_spec=spec))

@@ -26,7 +26,7 @@ from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorica
 from ray.rllib.core.learner.learner import ENTROPY_KEY, POLICY_LOSS_KEY, VF_LOSS_KEY
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.evaluation.postprocessing import Postprocessing
-from ray.rllib.utils.torch_utils import explained_variance
+from ray.rllib.utils.torch_utils import FLOAT_MIN, explained_variance
 from torch import nn
 
 from corruption_envs.integrations.rllib import ActionMaskingTorchRLModule, rl_module_spec
@@ -67,6 +67,12 @@ class SparseActionMaskingTorchRLModule(ActionMaskingTorchRLModule):
             action_mask, batch = self._preprocess_batch(batch)
             batch["action_mask"] = action_mask
         return super()._forward_train(self._sparse(batch), **kwargs)
+
+    def _mask_action_logits(self, batch: dict, action_mask: torch.Tensor) -> dict:
+        """RLlib's mask, clamp(log(mask), FLOAT_MIN) added to the logits, for a 0/1 mask: the same sums
+        without log's slow path at 0 (1.7 ms for 512 x 329 entries, against 0.05 ms)."""
+        batch[Columns.ACTION_DIST_INPUTS] = batch[Columns.ACTION_DIST_INPUTS] + (1.0 - action_mask) * FLOAT_MIN
+        return batch
 
     def compute_values(self, batch: dict, embeddings: Any = None) -> torch.Tensor:
         if Columns.OBS not in batch:  # a compact train batch
@@ -156,7 +162,9 @@ class SparsePPOTorchLearner(PPOTorchLearner):
         logp_all = torch.log_softmax(fwd_out[Columns.ACTION_DIST_INPUTS], dim=-1)
         logp = logp_all.gather(-1, batch[Columns.ACTIONS].long().unsqueeze(-1)).squeeze(-1)
         # torch's Categorical.entropy: masked actions' log-probabilities are the float minimum, p = 0
-        entropy = -(logp_all.exp() * logp_all.clamp(min=torch.finfo(logp_all.dtype).min)).sum(-1)
+        # (softmax, not exp(logp_all): exp takes a slow path below -88, where masked entries are)
+        probs = torch.softmax(fwd_out[Columns.ACTION_DIST_INPUTS], dim=-1)
+        entropy = -(probs * logp_all.clamp(min=torch.finfo(logp_all.dtype).min)).sum(-1)
         ratio = torch.exp(logp - batch[Columns.ACTION_LOGP])
         advantages = batch[Postprocessing.ADVANTAGES]
         surrogate = torch.min(advantages * ratio,

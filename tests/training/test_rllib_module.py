@@ -62,6 +62,7 @@ def test_the_sparse_module_computes_the_dense_modules_logits_values_and_gradient
         got = getattr(sparse, forward)(batch())[Columns.ACTION_DIST_INPUTS]
         legal = masks > 0
         torch.testing.assert_close(got[legal], expected[legal], rtol=1e-5, atol=1e-5)
+        assert torch.equal(got[~legal], expected[~legal])  # RLlib's mask: the float minimum added
     outs = []
     for module in (dense, sparse):
         module.zero_grad()
