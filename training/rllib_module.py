@@ -97,6 +97,7 @@ class CompactTrainBatch(ConnectorV2):
     def __call__(self, *, rl_module: Any, batch: dict, episodes: Any, **kwargs: Any) -> dict:
         for module_id, columns in batch.items():
             module = rl_module[module_id]
+            module = module.unwrapped() if hasattr(module, "unwrapped") else module  # under DDP: the module
             obs = columns.get(Columns.OBS)
             if (not isinstance(module, SparseActionMaskingTorchRLModule) or module.is_stateful()
                     or not isinstance(obs, torch.Tensor) or obs.dim() != 2):

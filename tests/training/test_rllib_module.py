@@ -184,3 +184,21 @@ def test_the_train_batch_keeps_the_rows_the_loss_counts_and_their_observations_a
         torch.testing.assert_close(compact[key], fwd[key], rtol=1e-5, atol=1e-5)
     torch.testing.assert_close(module.compute_values(dict(out)), module.compute_values(
         {Columns.OBS: batch[Columns.OBS][keep]}), rtol=1e-5, atol=1e-5)
+
+
+def test_a_module_under_a_wrapper_gets_the_compact_batch_and_another_module_the_dense_one():
+    from training.rllib_module import NZ_COLUMNS, CompactTrainBatch
+
+    class Wrapped:  # as RLlib's DDP wrapper with several learners: the module is `unwrapped()`
+        def __init__(self, module):
+            self.module = module
+
+        def unwrapped(self):
+            return self.module
+
+    batch = train_batch(16, seed=4)
+    wrapped = CompactTrainBatch()(rl_module={"m": Wrapped(build(sparse_module_spec))}, batch={"m": dict(batch)},
+                                  episodes=[])["m"]
+    assert NZ_COLUMNS in wrapped and Columns.OBS not in wrapped
+    dense = CompactTrainBatch()(rl_module={"m": build(rl_module_spec)}, batch={"m": dict(batch)}, episodes=[])["m"]
+    assert set(dense) == set(batch)  # RLlib's own module reads the batch as RLlib made it
