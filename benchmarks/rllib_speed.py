@@ -5,12 +5,14 @@ the SB3 path, each at 0, 1 and 2 env runners, measured in one run.
 
 Each row builds the backend's PPO algorithm from the game's config (`training.rllib_backend`, the
 untrained learner as the opponents' first snapshot) and times `--iterations` calls of `algo.train()`
-(sampling and the PPO update) after one warm-up call, in wall seconds: Ray's runners are other processes.
+(sampling and the PPO update) after one warm-up call, in wall seconds: Ray's runners are other processes;
+then the runners' sampling alone, `--iterations` times an iteration's batch (`rllib.train_batch_size`
+env steps, all seats' turn by turn, the learner's on the engine), in env steps per wall second.
 "turn by turn" is `run.vec_env: dummy`, every seat an RLlib agent stepping one game at a time through the
 AEC adapter; "engine" is `run.vec_env: batched`, each runner stepping `run.n_envs` games of the
 learner's seat with the opponents deciding in batches inside it. The SB3 row times `model.learn` on the
-batched rollout for as many learner steps. Both backends run the config without its prior bot (the RLlib
-loop refuses `ppo.prior`), so they train the same network. 0 runners samples in the driver; N runners are
+batched rollout for as many learner steps. Both backends run the config without its prior bot (RLlib
+takes `ppo.prior` on the engine only), so they train the same network. 0 runners samples in the driver; N runners are
 N Ray actors of one CPU each, on this machine (a local Ray on 127.0.0.1) or on `--address`.
 """
 from __future__ import annotations
@@ -28,13 +30,16 @@ MODES = {"turn by turn": "run.vec_env=dummy", "engine": "run.vec_env=batched"}
 SAME_NETWORK = ["ppo.prior=none"]
 
 
-def train_rate(config: dict, iterations: int) -> float:
-    """Learner steps per wall second over `iterations` calls of `algo.train()` after a warm-up call."""
+def train_rate(config: dict, iterations: int) -> tuple[float, float]:
+    """Learner steps per wall second over `iterations` calls of `algo.train()` after a warm-up call, and
+    env steps per wall second of the runners' sampling alone (`iterations` times an iteration's batch)."""
     import torch
+    from ray.rllib.execution.rollout_ops import synchronous_parallel_sample
 
     torch.set_num_threads(config["run"]["torch_threads"])  # as training does: one thread for small MLPs
     rllib_backend.register(config)
-    algo = rllib_backend.algo_config(config).build_algo()
+    built = rllib_backend.algo_config(config)
+    algo = built.build_algo()
     try:
         name = rllib_backend.learner_id(config)
         policy = rllib_backend.export_learner(algo.get_module(name), config, {"game": config["game"]})
@@ -43,7 +48,13 @@ def train_rate(config: dict, iterations: int) -> float:
         begin = time.perf_counter()
         for _ in range(iterations):
             last = rllib_backend.learner_steps(algo.train(), name)
-        return (last - first) / (time.perf_counter() - begin)
+        train = (last - first) / (time.perf_counter() - begin)
+        sampled, begin = 0, time.perf_counter()
+        for _ in range(iterations):
+            episodes = synchronous_parallel_sample(worker_set=algo.env_runner_group, _uses_new_env_runners=True,
+                                                   max_env_steps=built.total_train_batch_size)
+            sampled += sum(len(e) for e in episodes)
+        return train, sampled / (time.perf_counter() - begin)
     finally:
         algo.stop()
 
@@ -68,14 +79,15 @@ def main(argv: list[str] | None = None) -> int:
     rllib_backend.connect(args.address)
     print(f"{args.game}: learner steps per second of training, {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.1f}")
-    print("| backend | env runners | learner steps/s |\n|---|---|---|")
+    print("| backend | env runners | learner steps/s | sampling alone, env steps/s |\n|---|---|---|---|")
     for mode in args.modes:
         for n in args.runners:
             config = cfg.merge(configs[mode], {"rllib": {"num_env_runners": n}})
-            print(f"| RLlib, {mode} | {n} | {train_rate(config, args.iterations):,.0f} |", flush=True)
+            train, sampling = train_rate(config, args.iterations)
+            print(f"| RLlib, {mode} | {n} | {train:,.0f} | {sampling:,.0f} |", flush=True)
     if args.sb3_steps:
         rate = time_learn(args.game, [*SAME_NETWORK, "run.vec_env=batched"], args.sb3_steps, clock=time.perf_counter)
-        print(f"| SB3, batched rollout | - | {rate:,.0f} |", flush=True)
+        print(f"| SB3, batched rollout | - | {rate:,.0f} | - |", flush=True)
     return 0
 
 

@@ -40,7 +40,7 @@ from torch.utils.tensorboard import SummaryWriter
 
 import corruption_envs
 from corruption_envs.bots import make_agent
-from corruption_envs.integrations.rllib import TurnBasedEnv, rl_module_spec
+from corruption_envs.integrations.rllib import TurnBasedEnv
 from corruption_envs.policy import NumpyPolicy
 from corruption_envs.search import is_search_spec
 
@@ -52,6 +52,7 @@ from .imitation import warm_start
 from .plot import plot_learning_curve
 from .pool import SampledPolicy, kind_order
 from .rllib_engine_env import make_engine_env
+from .rllib_module import SparsePPOTorchLearner, sparse_module_spec
 from .rllib_prior import PRIOR, PriorActionMaskingTorchRLModule, prior_module_spec
 from .run_folder import git_commit, print_results, write_samples
 
@@ -182,21 +183,37 @@ def register(config: dict[str, Any]) -> None:
         register_env(ENV_NAME, lambda c: SelfPlayTurnBasedEnv(**c))
 
 
+def learning_rate(config: dict[str, Any]) -> float | list[list[float]]:
+    """The SB3 path's learning rate: linear from `ppo.learning_rate` to its `lr_final_fraction` at
+    `run.timesteps`. RLlib's schedule counts env steps, which are learner steps on the engine only; turn
+    by turn (every seat an env step) the rate stays at `ppo.learning_rate`."""
+    ppo = config["ppo"]
+    lr, frac = float(ppo["learning_rate"]), float(ppo["lr_final_fraction"])
+    if frac == 1.0 or not on_engine(config):
+        return lr
+    return [[0, lr], [int(config["run"]["timesteps"]), lr * frac]]
+
+
 def algo_config(config: dict[str, Any]) -> PPOConfig:
     run, ppo, rl = config["run"], config["ppo"], config["rllib"]
     base = (
         PPOConfig()
-        .learners(num_learners=rl["num_learners"], num_gpus_per_learner=rl["num_gpus_per_learner"])
-        .training(lr=ppo["learning_rate"], gamma=ppo["gamma"], lambda_=ppo["gae_lambda"],
+        .learners(num_learners=rl["num_learners"], num_gpus_per_learner=rl["num_gpus_per_learner"],
+                  learner_class=SparsePPOTorchLearner)
+        # the SB3 path's PPO: its learning-rate schedule, no KL term in the loss
+        .training(lr=learning_rate(config), gamma=ppo["gamma"], lambda_=ppo["gae_lambda"],
                   clip_param=ppo["clip_range"], entropy_coeff=ppo["ent_coef"], vf_loss_coeff=ppo["vf_coef"],
                   grad_clip=ppo["max_grad_norm"], train_batch_size_per_learner=rl["train_batch_size"],
-                  minibatch_size=ppo["batch_size"], num_epochs=ppo["n_epochs"])
+                  minibatch_size=ppo["batch_size"], num_epochs=ppo["n_epochs"], use_kl_loss=False)
         .debugging(seed=run["seed"])
     )
     if on_engine(config):
-        spec = (rl_module_spec(ppo["net_arch"], ppo["activation"]) if ppo["prior"] == "none"
+        spec = (sparse_module_spec(ppo["net_arch"], ppo["activation"]) if ppo["prior"] == "none"
                 else prior_module_spec(ppo["net_arch"], ppo["activation"], ppo["prior_weight"]))
-        return (base.environment(ENGINE_ENV_NAME, env_config={"config": config})
+        # a Discrete action needs no unsquashing or clipping: without them RLlib does not copy and walk
+        # every env's action each step
+        return (base.environment(ENGINE_ENV_NAME, env_config={"config": config}, normalize_actions=False,
+                                 clip_actions=False)
                 .env_runners(num_env_runners=rl["num_env_runners"], num_envs_per_env_runner=run["n_envs"],
                              gym_env_vectorize_mode="vector_entry_point")
                 .rl_module(rl_module_spec=spec))
@@ -212,7 +229,7 @@ def turn_based_config(base: PPOConfig, config: dict[str, Any]) -> PPOConfig:
     total = sum(float(pool["mix"][k]) for k in kinds)
     bot = lambda kind: RLModuleSpec(module_class=BotModule,  # noqa: E731
                                     model_config={"game": game, "env": env_cfg, "bot": kind})
-    modules = {LEARNER: rl_module_spec(ppo["net_arch"], ppo["activation"]),
+    modules = {LEARNER: sparse_module_spec(ppo["net_arch"], ppo["activation"]),
                **{k: bot(k) for k in kinds if k != "self"},
                **{f"snapshot_{i}": bot("snapshot") for i in range(slots)}}
     mapping = partial(map_agent, kinds=kinds, weights=tuple(float(pool["mix"][k]) / total for k in kinds),

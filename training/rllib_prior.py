@@ -15,12 +15,11 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from torch import nn
 
-from corruption_envs.integrations.rllib import ActionMaskingTorchRLModule, rl_module_spec
-
 from .rllib_engine_env import PRIOR  # the observation key, and the batch column once split off
+from .rllib_module import SparseActionMaskingTorchRLModule, sparse_module_spec
 
 
-class PriorActionMaskingTorchRLModule(ActionMaskingTorchRLModule):
+class PriorActionMaskingTorchRLModule(SparseActionMaskingTorchRLModule):
     """Action-masking PPO whose logits add `prior_weight` on the prior bot's move."""
 
     def setup(self) -> None:
@@ -49,15 +48,15 @@ class PriorActionMaskingTorchRLModule(ActionMaskingTorchRLModule):
 
     def _forward_train(self, batch: dict, **kwargs: Any) -> dict:
         # the learner's batch was split by compute_values (the advantages' pass) into columns already
-        if isinstance(batch[Columns.OBS], dict):
+        if isinstance(batch.get(Columns.OBS), dict):
             action_mask, batch = self._preprocess_batch(batch)
             batch["action_mask"] = action_mask
-        outs = PPOTorchRLModule._forward_train(self, batch, **kwargs)
+        outs = PPOTorchRLModule._forward_train(self, self._sparse(batch), **kwargs)
         return self._mask_action_logits(self._with_prior(outs, batch[PRIOR]), batch["action_mask"])
 
 
 def prior_module_spec(hidden: Sequence[int], activation: str, prior_weight: float) -> RLModuleSpec:
-    """`rl_module_spec`'s module with the prior's bonus, starting at `prior_weight`."""
-    spec = rl_module_spec(hidden, activation, {"prior_weight": float(prior_weight)})
+    """`sparse_module_spec`'s module with the prior's bonus, starting at `prior_weight`."""
+    spec = sparse_module_spec(hidden, activation, {"prior_weight": float(prior_weight)})
     spec.module_class = PriorActionMaskingTorchRLModule
     return spec

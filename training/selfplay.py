@@ -184,7 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         if args.backend == "rllib" and args.resume:
-            raise cfg.ConfigError("--resume is not supported with --backend rllib; start a new run")
+            raise cfg.ConfigError("--resume is not supported with --backend rllib (RLlib's checkpoints are "
+                                  "pickles, which a run never loads); start a new run, or train with "
+                                  "--backend sb3, whose runs resume")
         config, out, checkpoint = resolve(args)
         if args.backend == "rllib":
             from . import rllib_backend  # ray is optional: only --backend rllib loads it

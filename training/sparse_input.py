@@ -49,6 +49,28 @@ class NonZeros:
         found = (rows, columns.astype(np.int64, copy=False), values, np.cumsum(counts) - counts)
         return cls(*(th.from_numpy(a).to(device) for a in found), shape)
 
+    @classmethod
+    def from_padded(cls, columns: th.Tensor, values: th.Tensor, inputs: int) -> NonZeros:
+        """A batch given as each row's entries in a (rows x k) `columns` and `values`, padded with zero
+        values (they add nothing to a product or a gradient)."""
+        n, k = columns.shape
+        rows = th.arange(n, device=columns.device).repeat_interleave(k)
+        offsets = th.arange(0, n * k, k, device=columns.device) if k else th.zeros(n, dtype=th.int64)
+        return cls(rows, columns.reshape(-1).long(), values.reshape(-1), offsets, (n, inputs))
+
+    def padded(self) -> tuple[th.Tensor, th.Tensor]:
+        """(columns, values), each (rows x the most entries of a row), rows padded with zero values: the
+        batch as two fixed-width tensors, `from_padded`'s input."""
+        n = self.shape[0]
+        counts = th.bincount(self.rows, minlength=n)
+        k = int(counts.max()) if n else 0
+        position = th.arange(self.rows.numel(), device=self.rows.device) - self.offsets[self.rows]
+        columns = th.zeros((n, k), dtype=th.int64, device=self.rows.device)
+        values = th.zeros((n, k), dtype=self.values.dtype, device=self.rows.device)
+        columns[self.rows, position] = self.columns
+        values[self.rows, position] = self.values
+        return columns, values
+
     def split(self, at: int) -> tuple[NonZeros, NonZeros]:
         """The entries of the columns before `at`, and those from `at` on (their columns counted from `at`)."""
         rows, columns, values = (a.cpu().numpy() for a in (self.rows, self.columns, self.values))

@@ -81,7 +81,9 @@ def test_the_learners_gpus_reach_rllibs_config(smoke_config):
 
 def test_resume_is_refused_on_rllib_with_exit_2(tmp_path, capsys):
     assert selfplay.main(["--resume", str(tmp_path), "--backend", "rllib"]) == 2
-    assert "--resume is not supported with --backend rllib" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--resume is not supported with --backend rllib" in err
+    assert len(err.strip().splitlines()) == 1 and "--backend sb3" in err  # one line, naming the fix
 
 
 def test_a_smoke_run_fills_the_run_folder_and_exports_a_policy_the_tools_take(local_ray, smoke_config, tmp_path):
