@@ -31,7 +31,9 @@ def test_env_runners_sample_on_both_nodes_of_a_cluster_joined_by_address(two_nod
     nodes = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
     assert len(nodes) == 2
     rllib_backend.register(config)
-    algo = rllib_backend.algo_config(config).build_algo()
+    # a runner's first sample loads the engine's kernels; on a busy 2-core machine that can take longer
+    # than RLlib's 60 s wait, after which an iteration returns no samples at all
+    algo = rllib_backend.algo_config(config).env_runners(sample_timeout_s=600).build_algo()
     try:
         where = algo.env_runner_group.foreach_env_runner(
             lambda runner: ray.get_runtime_context().get_node_id(), local_env_runner=False)
