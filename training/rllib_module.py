@@ -62,11 +62,16 @@ class SparseActionMaskingTorchRLModule(ActionMaskingTorchRLModule):
     def _forward(self, batch: dict, **kwargs: Any) -> dict:
         return super()._forward(self._sparse(batch), **kwargs)
 
-    def _forward_train(self, batch: dict, **kwargs: Any) -> dict:
-        if isinstance(batch.get(Columns.OBS), dict):  # not yet split by compute_values (the warm start's calls)
+    def _train_batch(self, batch: dict) -> dict:
+        """A train batch split into observation and mask (compute_values, the advantages' pass, splits it
+        first; the warm start's calls come unsplit), its observations as their non-zeros."""
+        if isinstance(batch.get(Columns.OBS), dict):
             action_mask, batch = self._preprocess_batch(batch)
             batch["action_mask"] = action_mask
-        return super()._forward_train(self._sparse(batch), **kwargs)
+        return self._sparse(batch)
+
+    def _forward_train(self, batch: dict, **kwargs: Any) -> dict:
+        return super()._forward_train(self._train_batch(batch), **kwargs)
 
     def _mask_action_logits(self, batch: dict, action_mask: torch.Tensor) -> dict:
         """RLlib's mask, clamp(log(mask), FLOAT_MIN) added to the logits, for a 0/1 mask: the same sums

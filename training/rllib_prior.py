@@ -47,11 +47,8 @@ class PriorActionMaskingTorchRLModule(SparseActionMaskingTorchRLModule):
         return self._mask_action_logits(self._with_prior(outs, batch[PRIOR]), action_mask)
 
     def _forward_train(self, batch: dict, **kwargs: Any) -> dict:
-        # the learner's batch was split by compute_values (the advantages' pass) into columns already
-        if isinstance(batch.get(Columns.OBS), dict):
-            action_mask, batch = self._preprocess_batch(batch)
-            batch["action_mask"] = action_mask
-        outs = PPOTorchRLModule._forward_train(self, self._sparse(batch), **kwargs)
+        batch = self._train_batch(batch)
+        outs = PPOTorchRLModule._forward_train(self, batch, **kwargs)
         return self._mask_action_logits(self._with_prior(outs, batch[PRIOR]), batch["action_mask"])
 
 

@@ -54,8 +54,8 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None, engine: bool 
         raise ValueError(
             f"agent spec {spec!r}: rollout {rollout!r} is not one of {ROLLOUTS}; use {SPEC_FORM}"
         )
-    budget = {"simulations": _simulations(spec, sims), "time_limit": _seconds(spec, sims), "rollout": rollout,
-              "engine": engine}
+    simulations, seconds = _budget(spec, sims)
+    budget = {"simulations": simulations, "time_limit": seconds, "rollout": rollout, "engine": engine}
     if guide is None:
         return SEARCHES[name](env, seed=seed, **budget)
     if name != GUIDED:
@@ -65,30 +65,24 @@ def search_agent(spec: str, env: GameEnv, seed: int | None = None, engine: bool 
     return GuidedISMCTSAgent(env, load_policy(guide, env, seed=seed), seed=seed, **budget)
 
 
-def _seconds(spec: str, budget: str) -> float | None:
-    """The time budget a move of `budget` ('1s', '0.25s'), or None for a simulation count."""
-    if not budget.endswith("s"):
-        return None
-    try:
-        seconds = float(budget[:-1])
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds < float("inf"):
-        raise ValueError(f"agent spec {spec!r}: time budget {budget!r} must be seconds > 0 such as 1s or 0.5s; "
-                         f"use {SPEC_FORM}")
-    return seconds
-
-
-def _simulations(spec: str, budget: str) -> int:
-    """Simulations a move of `budget`: its count, or the cap of a time budget."""
+def _budget(spec: str, budget: str) -> tuple[int, float | None]:
+    """(simulations a move, time limit in seconds or None) of a spec's BUDGET: '400', or '1s', '0.25s'
+    (then the simulations are only a cap the clock reaches first)."""
     if budget.endswith("s"):
-        return TIMED_SIMULATIONS
+        try:
+            seconds = float(budget[:-1])
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds < float("inf"):
+            raise ValueError(f"agent spec {spec!r}: time budget {budget!r} must be seconds > 0 such as 1s or "
+                             f"0.5s; use {SPEC_FORM}")
+        return TIMED_SIMULATIONS, seconds
     if not budget.isdigit() or int(budget) < 1:
         raise ValueError(
             f"agent spec {spec!r}: simulations {budget!r} must be a whole number >= 1 (or seconds such as 1s); "
             f"use {SPEC_FORM}"
         )
-    return int(budget)
+    return int(budget), None
 
 
 __all__ = ["GuidedISMCTSAgent", "ISMCTSAgent", "PIMCAgent", "SEARCHES", "can_be_guided", "is_search_spec",
