@@ -96,7 +96,7 @@ class EpisodeStore:
         self.open[row] = []
 
     def take(self, k: int, rng: np.random.Generator) -> list[tuple[th.Tensor, th.Tensor, th.Tensor]]:
-        """Once MIXED_BATCHES x `k` samples are ready, all of them in batches of `k` (tensors: obs,
+        """Once MIXED_BATCHES x `k` samples are ready, every whole batch of `k` of them (tensors: obs,
         actions, returns) drawn in random order, so a batch mixes moves of many games rather than a few
         games' runs of moves sharing one return; else nothing."""
         if len(self.ready) < MIXED_BATCHES * k:
