@@ -185,21 +185,6 @@ SCHEMA: dict[str, dict[str, Option]] = {
         # 'fresh': every best response starts from a random network; 'start': from psro.start's actor
         "br_init": _choice("fresh", "fresh", "start"),
     },
-    "dmc": {  # python -m training.dmc (training/dmc.py): deep Monte-Carlo, a Q network fitted to episode returns
-        "timesteps": _with(_int(1), 1_000_000),  # its budget in learner steps (run.timesteps is PPO's)
-        "learning_rate": _with(_float(0, 1, lo_open=True), 3e-4),  # Adam
-        "batch_size": _with(_int(8), 512),  # samples (moves of ended games, each with its return) per update
-        "epochs": _with(_int(1, 100), 1),  # gradient steps on each batch
-        "max_grad_norm": _with(_float(0, 100, lo_open=True), 40.0),
-        "epsilon": _with(_float(0, 1), 0.1),  # the learner's share of uniformly drawn legal moves
-        "net_arch": _int_list([256, 256]),
-        "activation": _choice("relu", "tanh", "relu"),
-        # the learner plays the bot's move unless another's estimated return beats it by dmc.margin
-        "prior": _choice("none", "none", "heuristic", "expert"),
-        "margin": _with(_float(0, 20), 0.1),  # in units of the game's reward
-        # the pool's snapshots sample softmax(Q / T): Q differences are small, so near-greedy
-        "opponent_temperature": _with(_float(0, 100, lo_open=True), 0.02),
-    },
     "rllib": {  # --backend rllib (training/rllib_backend.py); ppo, pool, run and eval keys apply as well
         "num_env_runners": _with(_int(0, 1024), 0),  # 0 = sample in the driver process
         "num_envs_per_env_runner": _with(_int(1, 256), 1),  # turn by turn; on the engine a runner plays run.n_envs
@@ -350,8 +335,6 @@ def check_bots(config: dict[str, Any]) -> None:
     named.append((f"imitation.teacher={config['imitation']['teacher']!r}", config["imitation"]["teacher"]))
     if config["ppo"]["prior"] != "none":
         named.append((f"ppo.prior={config['ppo']['prior']!r}", config["ppo"]["prior"]))
-    if config["dmc"]["prior"] != "none":
-        named.append((f"dmc.prior={config['dmc']['prior']!r}", config["dmc"]["prior"]))
     probe = corruption_envs.env(config["game"], num_players=config["eval"]["num_players"], **config["env"])
     for where, spec in named:
         try:
