@@ -13,6 +13,8 @@ import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.recording import save_samples
 
+from .config import Config
+
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_GAMES = 2  # logged games of the final policy in samples/, each with its replay page
 
@@ -29,17 +31,17 @@ def git_commit() -> str:
         return "unknown"
 
 
-def write_samples(config: dict[str, Any], out: Path) -> None:
+def write_samples(config: Config, out: Path) -> None:
     """samples/: the final policy in seat 0 against heuristic bots, as `play --log` files and their
     HTML replay pages (python -m corruption_envs.play --replay samples/game-<seed>.jsonl)."""
-    n = config["eval"]["num_players"]
-    env = corruption_envs.env(config["game"], **config["env"], num_players=n, record_events=True)
-    seed = config["run"]["seed"]
+    n = config.eval.num_players
+    env = corruption_envs.env(config.game, **config.env, num_players=n, record_events=True)
+    seed = config.run.seed
     specs = [str(out / "policy.npz")] + ["heuristic"] * (n - 1)
     agents = [make_agent(spec, env, seed=seed + p) for p, spec in enumerate(specs)]
     seats = ["policy.npz"] + specs[1:]
     save_samples(env, agents, [seed * 1000 + k for k in range(SAMPLE_GAMES)], out / "samples",
-                 config["game"], seats)
+                 config.game, seats)
 
 
 def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> None:
