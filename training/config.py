@@ -283,26 +283,24 @@ def unknown_key(path: list[str]) -> ConfigError:
                        f"{sorted(SECTIONS[section].model_fields)}")
 
 
-def check_known(path: list[str], where: str) -> None:
+def check_known(path: list[str]) -> None:
     """A key path names a section and a key of it (any entry of a map below that)."""
     if path[0] not in TOP_LEVEL or (
             len(path) > 1 and path[0] in SECTIONS and path[1] not in SECTIONS[path[0]].model_fields):
         raise unknown_key(path)
 
 
-def merge(base: dict[str, Any], given: Any, where: str = "file") -> dict[str, Any]:
+def merge(base: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
     """`given` (a file's mapping) laid over `base`: each section key by key, each value (a map too) whole;
     unknown keys fail, naming the known ones."""
-    if not isinstance(given, dict):
-        raise ConfigError(f"config {where} must be a mapping, got {given!r}")
     out = copy.deepcopy(base)
     for key, value in given.items():
-        check_known([key], where)
+        check_known([key])
         if key in SECTIONS:
             if not isinstance(value, dict):
                 raise ConfigError(f"config {key} must be a mapping, got {value!r}")
             for sub, v in value.items():
-                check_known([key, sub], where)
+                check_known([key, sub])
                 out[key][sub] = copy.deepcopy(v)
         else:
             out[key] = copy.deepcopy(value)
@@ -311,7 +309,7 @@ def merge(base: dict[str, Any], given: Any, where: str = "file") -> dict[str, An
 
 def assign(data: dict[str, Any], parts: list[str], value: Any) -> None:
     """Set one dotted key in plain config data: `pool.mix.random` sets one entry of the map it reaches."""
-    check_known(parts, "--set")
+    check_known(parts)
     node = data
     for p in parts[:-1]:
         if not isinstance(node.get(p), dict):

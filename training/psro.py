@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 import torch
-import yaml
 
 import corruption_envs
 from corruption_envs.core.threads import one_blas_thread
@@ -35,10 +34,9 @@ from corruption_envs.evaluation import evaluate
 from corruption_envs.policy import NumpyPolicy, mixture_of, read_policy_file
 
 from . import config as cfg
-from .evaluate import final_evaluation, results_rows
 from .exploiter import train_best_response
 from .export import policy_meta
-from .run_folder import REPO, git_commit, print_results
+from .run_folder import RunFolder, new_run_path, resume_path
 
 REPLICATOR_STEPS, REPLICATOR_RATE = 2000, 1.0
 SELFPLAY = "selfplay"  # psro.start: train the start policy with the config's self-play sections first
@@ -99,11 +97,12 @@ def start_file(config: cfg.Config, out: Path) -> Path:
     return folder / "policy.npz"
 
 
-def run(config: cfg.Config, out: Path, resume: bool = False) -> dict[str, Any]:
+def run(config: cfg.Config, out: Path, commit: str, resume: bool = False) -> dict[str, Any]:
+    """The PSRO loop in `out` (from its members and psro.json with `resume`); returns the champion (not
+    yet saved) with the last table, meta-strategy, history and timing."""
     ps, seed = config.psro, config.run.seed
     members_dir = out / "members"
     members_dir.mkdir(parents=True, exist_ok=True)
-    commit = git_commit()
     meta = {**policy_meta(config, 0, commit), "play": "sample", "temperature": ps.temperature}
     member_path = lambda j: members_dir / f"member_{j:02d}.npz"  # noqa: E731
     history: list[dict[str, Any]] = []
@@ -154,9 +153,7 @@ def run(config: cfg.Config, out: Path, resume: bool = False) -> dict[str, Any]:
               f"against the mixture it answers; meta-strategy {np.round(sigma, 3).tolist()}", flush=True)
         (out / "psro.json").write_text(json.dumps({"commit": commit, "table": table.tolist(),
                                                    "iterations": history}, indent=1))
-    champion = mixture(sigma)
-    champion.save(out / "policy.npz")
-    return {"table": table, "sigma": sigma, "history": history, "policy": champion,
+    return {"table": table, "sigma": sigma, "history": history, "policy": mixture(sigma),
             "seconds": round(time.monotonic() - t0, 1), "cpu_seconds": round(time.process_time() - cpu0, 1)}
 
 
@@ -173,19 +170,15 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         if args.resume:
-            out = Path(args.resume)
             if args.config or args.out:
-                raise cfg.ConfigError(f"--resume {out} reads the run's own config.yaml and writes there; "
-                                      "drop --config and --out")
-            if not ((out / "config.yaml").is_file() and (out / "psro.json").is_file()):
-                raise cfg.ConfigError(f"--resume {out}: no config.yaml and psro.json there; give the folder "
-                                      "of a training.psro run that finished an iteration")
+                raise cfg.ConfigError(f"--resume {Path(args.resume)} reads the run's own config.yaml and writes "
+                                      "there; drop --config and --out")
+            out = resume_path(args.resume, ("config.yaml", "psro.json"),
+                              "a training.psro run that finished an iteration")
             config = cfg.load(args.game, out / "config.yaml", args.set)
         else:
             config = cfg.load(args.game, args.config, args.set)
-            out = Path(args.out) if args.out else REPO / "runs" / f"{config.game}-psro-{time.strftime('%Y%m%d-%H%M%S')}"
-            if out.exists() and any(out.iterdir()):
-                raise cfg.ConfigError(f"--out {out} exists and is not empty; pick a new folder or use --resume")
+            out = new_run_path(args.out, config.game, "psro")
         start = config.psro.start
         if not args.resume and start not in ("random", SELFPLAY) and not Path(start).is_file():
             raise cfg.ConfigError(f"config psro.start={start!r} is not a policy file; give one, 'random' or "
@@ -197,18 +190,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     torch.set_num_threads(config.run.torch_threads)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.yaml").write_text(yaml.safe_dump(config.dump(), sort_keys=False))
-    result = run(config, out, resume=bool(args.resume))
-    results = final_evaluation(result["policy"], config)
-    summary = {"game": config.game, "timesteps": result["policy"].meta["timesteps"],
-               "policy_timesteps": result["policy"].meta["timesteps"],
-               "learner_steps_per_s": result["policy"].meta["timesteps"] / max(result["seconds"], 1e-9),
-               "train_seconds": result["seconds"], "train_cpu_seconds": result["cpu_seconds"],
-               "stopped": f"{config.psro.iterations} iterations",
-               "meta_strategy": result["sigma"].tolist(), "final_eval": [r.as_dict() for r in results]}
-    (out / "results.json").write_text(json.dumps(summary, indent=1))
-    print_results(summary, results_rows(results), out)
+    folder = RunFolder.begin(config, out)
+    result = run(config, out, folder.commit, resume=bool(args.resume))
+    steps = result["policy"].meta["timesteps"]
+    folder.finish(result["policy"], timesteps=steps, learner_steps_per_s=steps / max(result["seconds"], 1e-9),
+                  stopped=f"{config.psro.iterations} iterations", train_seconds=result["seconds"],
+                  train_cpu_seconds=result["cpu_seconds"], meta_strategy=result["sigma"].tolist())
     return 0
 
 

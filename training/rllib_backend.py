@@ -15,7 +15,6 @@ rollout), and the learner is RLlib's single agent; snapshots join every runner's
 from __future__ import annotations
 
 import csv
-import json
 import os
 import time
 import zlib
@@ -27,7 +26,6 @@ import gymnasium as gym
 import numpy as np
 import ray
 import torch
-import yaml
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core import DEFAULT_MODULE_ID
 from ray.rllib.core.columns import Columns
@@ -46,15 +44,14 @@ from corruption_envs.search import is_search_spec
 
 from . import config as cfg
 from .callbacks import METRIC_FIELDS
-from .evaluate import against_baselines, final_evaluation, metric_name, results_rows
+from .evaluate import against_baselines, metric_name
 from .export import ACTIVATION_MODULES, play_at_temperature, policy_meta
 from .imitation import warm_start
-from .plot import plot_learning_curve
 from .pool import SampledPolicy, kind_order
 from .rllib_engine_env import make_engine_env
 from .rllib_module import SparsePPOTorchLearner, sparse_module_spec
 from .rllib_prior import PRIOR, PriorActionMaskingTorchRLModule, prior_module_spec
-from .run_folder import git_commit, print_results, write_samples
+from .run_folder import RunFolder
 
 ENV_NAME = "corruption_envs_selfplay"
 ENGINE_ENV_NAME = "corruption_envs_engine"
@@ -384,11 +381,8 @@ def train(config: cfg.Config, out: Path, progress: bool = True) -> dict[str, Any
     check(config)
     run, pool, ev = config.run, config.pool, config.eval
     torch.set_num_threads(run.torch_threads)
-    out.mkdir(parents=True, exist_ok=True)
-    commit = git_commit()
-    (out / "config.yaml").write_text(yaml.safe_dump(config.dump(), sort_keys=False))
-    with open(out / "commit.txt", "a") as f:
-        f.write(f"{commit}\n")
+    folder = RunFolder.begin(config, out, plan=cfg.plan(config, backend="rllib"))
+    commit = folder.commit
     connect(config.rllib.address)
     register(config)
     algo = algo_config(config).build_algo()
@@ -396,7 +390,6 @@ def train(config: cfg.Config, out: Path, progress: bool = True) -> dict[str, Any
     name = learner_id(config)
     export = lambda steps: export_learner(algo.get_module(name), config, policy_meta(config, steps, commit))  # noqa: E731
 
-    print(cfg.plan(config, backend="rllib"), flush=True)
     if config.imitation.games:
         imitate(algo, config, policy_meta(config, 0, commit), out)
     snapshots = Snapshots(algo, config)
@@ -430,21 +423,11 @@ def train(config: cfg.Config, out: Path, progress: bool = True) -> dict[str, Any
     algo.save_to_path(str((out / "checkpoints" / "rllib").resolve()))
     final = export(steps)
     play_at_temperature(final, config)
-    final.save(out / "policy.npz")
-    results = final_evaluation(final, config)
-    write_metrics(out, writer, steps, train_seconds, results)
+    summary = folder.finish(
+        final, timesteps=steps, learner_steps_per_s=round(steps / train_seconds, 1), stopped=stop,
+        log=lambda results: write_metrics(out, writer, steps, train_seconds, results), backend="rllib",
+        train_seconds=round(train_seconds, 1), env_steps=int(result["env_runners"]["num_env_steps_sampled_lifetime"]),
+        load_average=list(os.getloadavg()), players=run.players, pool_mix=pool.mix, rllib=config.rllib.model_dump())
     writer.close()
-    plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config.game, ev.num_players)
-    write_samples(config, out)
-    summary = {
-        "game": config.game, "backend": "rllib", "timesteps": steps, "commit": commit,
-        "train_seconds": round(train_seconds, 1), "learner_steps_per_s": round(steps / train_seconds, 1),
-        "env_steps": int(result["env_runners"]["num_env_steps_sampled_lifetime"]),
-        "load_average": list(os.getloadavg()), "players": run.players, "stopped": stop,
-        "pool_mix": pool.mix, "rllib": config.rllib, "policy_timesteps": steps,
-        "final_eval": [r.as_dict() for r in results],
-    }
-    (out / "results.json").write_text(json.dumps(summary, indent=1))
-    print_results(summary, results_rows(results), out)
     algo.stop()
     return summary
