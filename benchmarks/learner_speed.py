@@ -50,10 +50,10 @@ def time_learn(game: str, sets: Sequence[str], steps: int, plain: bool = False,
     prior = cfg.bot_option(config, "prior")
     if plain and prior:
         return None
-    torch.set_num_threads(config["run"]["torch_threads"])
+    torch.set_num_threads(config.run.torch_threads)
     with tempfile.TemporaryDirectory() as tmp:
         model, venv, pool = start(config, Path(tmp), None, plain)
-        pool.add(export_actor(model, config["ppo"]["activation"], prior=prior), 0)
+        pool.add(export_actor(model, config.ppo.activation, prior=prior), 0)
         begin = clock()
         model.learn(steps)
         elapsed = clock() - begin

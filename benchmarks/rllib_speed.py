@@ -36,13 +36,13 @@ def train_rate(config: dict, iterations: int) -> tuple[float, float]:
     import torch
     from ray.rllib.execution.rollout_ops import synchronous_parallel_sample
 
-    torch.set_num_threads(config["run"]["torch_threads"])  # as training does: one thread for small MLPs
+    torch.set_num_threads(config.run.torch_threads)  # as training does: one thread for small MLPs
     rllib_backend.register(config)
     built = rllib_backend.algo_config(config)
     algo = built.build_algo()
     try:
         name = rllib_backend.learner_id(config)
-        policy = rllib_backend.export_learner(algo.get_module(name), config, {"game": config["game"]})
+        policy = rllib_backend.export_learner(algo.get_module(name), config, {"game": config.game})
         rllib_backend.Snapshots(algo, config).start(policy)
         first = rllib_backend.learner_steps(algo.train(), name)  # actor start, module build, compile
         begin = time.perf_counter()
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| backend | env runners | learner steps/s | sampling alone, env steps/s |\n|---|---|---|---|")
     for mode in args.modes:
         for n in args.runners:
-            config = cfg.merge(configs[mode], {"rllib": {"num_env_runners": n}})
+            config = configs[mode].updated({"rllib.num_env_runners": n})
             train, sampling = train_rate(config, args.iterations)
             print(f"| RLlib, {mode} | {n} | {train:,.0f} | {sampling:,.0f} |", flush=True)
     if args.sb3_steps:

@@ -1,7 +1,6 @@
 """What happens during learning: pool snapshots, periodic evaluation, metrics, checkpoints, progress."""
 from __future__ import annotations
 
-import copy
 import csv
 import time
 from pathlib import Path
@@ -11,6 +10,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
 from . import checkpoint
+from .config import Config
 from .evaluate import Result, against_baselines, metric_name
 from .exploiter import train_best_response
 from .pool import OpponentPool
@@ -27,7 +27,7 @@ class SelfPlayCallback(BaseCallback):
 
     def __init__(
         self,
-        config: dict[str, Any],
+        config: Config,
         out: Path,
         pool: OpponentPool,
         export: Callable[[], Any],
@@ -55,11 +55,11 @@ class SelfPlayCallback(BaseCallback):
     def _on_training_start(self) -> None:
         n = self.num_timesteps
         self.start_steps = n
-        run, pool, ev = self.config["run"], self.config["pool"], self.config["eval"]
-        self.next_snapshot = (n // pool["snapshot_every"] + 1) * pool["snapshot_every"]
-        self.next_eval = (n // ev["every"] + 1) * ev["every"]
-        self.next_checkpoint = (n // run["checkpoint_every"] + 1) * run["checkpoint_every"]
-        every = pool["exploiter_every"]
+        run, pool, ev = self.config.run, self.config.pool, self.config.eval
+        self.next_snapshot = (n // pool.snapshot_every + 1) * pool.snapshot_every
+        self.next_eval = (n // ev.every + 1) * ev.every
+        self.next_checkpoint = (n // run.checkpoint_every + 1) * run.checkpoint_every
+        every = pool.exploiter_every
         self.next_exploiter = (n // every + 1) * every if every else float("inf")
         if self.progress:
             self.bar = tqdm(total=self.total, initial=n, unit="step", dynamic_ncols=True, smoothing=0.05)
@@ -76,18 +76,18 @@ class SelfPlayCallback(BaseCallback):
         if self.bar is not None:  # sb3 rounds the run up to whole rollouts: clamp the bar
             self.bar.update(min(n, self.total) - self.bar.n)
         if n >= self.next_snapshot:
-            self.next_snapshot += self.config["pool"]["snapshot_every"]
+            self.next_snapshot += self.config.pool.snapshot_every
             self.add_snapshot(n)
         if n >= self.next_exploiter:
-            self.next_exploiter += self.config["pool"]["exploiter_every"]
+            self.next_exploiter += self.config.pool.exploiter_every
             self.add_exploiter(n)
         if n >= self.next_eval:
-            self.next_eval += self.config["eval"]["every"]
+            self.next_eval += self.config.eval.every
             self.run_evaluation()
         if n >= self.next_checkpoint:
-            self.next_checkpoint += self.config["run"]["checkpoint_every"]
+            self.next_checkpoint += self.config.run.checkpoint_every
             self.save_checkpoint()
-        limit = self.config["run"]["time_limit_minutes"]
+        limit = self.config.run.time_limit_minutes
         if limit and time.monotonic() - self.start_time > 60 * limit:
             self.stop_reason = f"time limit of {limit} min reached at {n} steps"
             return False
@@ -121,9 +121,8 @@ class SelfPlayCallback(BaseCallback):
 
     def add_exploiter(self, step: int) -> None:
         """Train a best response to the learner now and add it to the pool (its time is logged)."""
-        config = copy.deepcopy(self.config)
-        config["run"].update(timesteps=self.config["pool"]["exploiter_steps"],
-                             seed=self.config["run"]["seed"] + 1 + len(self.exploiters))
+        config = self.config.updated({"run.timesteps": self.config.pool.exploiter_steps,
+                                      "run.seed": self.config.run.seed + 1 + len(self.exploiters)})
         target = self.export()
         exploiter, timing = train_best_response(config, target, target.meta)
         self.add_snapshot(step, exploiter)
@@ -135,11 +134,10 @@ class SelfPlayCallback(BaseCallback):
 
     def run_evaluation(self) -> list[Result]:
         """Evaluate the learner now against each baseline and log it."""
-        policy, ev = self.export(), self.config["eval"]
-        results = against_baselines(policy, self.config, ev["games"])
-        if ev["reverse"]:
-            results += against_baselines(policy, {**self.config, "eval": {**ev, "baselines": ev["reverse"]}},
-                                         ev["games"], reverse=True)
+        policy, ev = self.export(), self.config.eval
+        results = against_baselines(policy, self.config, ev.games)
+        if ev.reverse:
+            results += against_baselines(policy, self.config, ev.games, reverse=True, baselines=ev.reverse)
         self.log_results(results)
         return results
 

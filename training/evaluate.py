@@ -12,6 +12,8 @@ from corruption_envs.core import PolicyFileError
 from corruption_envs.bots import make_agent
 from corruption_envs.evaluation import Result, evaluate, wilson_interval
 
+from .config import Config
+
 __all__ = ["Result", "evaluate", "against_baselines", "final_evaluation", "wilson_interval", "results_rows",
            "metric_name", "trained_env_config", "main"]
 
@@ -21,29 +23,30 @@ __all__ = ["Result", "evaluate", "against_baselines", "final_evaluation", "wilso
 PERIODIC_DEALS, VALIDATION_DEALS, FINAL_DEALS = 0, 1, 2
 
 
-def against_baselines(policy: Any, config: dict[str, Any], games: int, seed: int | None = None,
-                      num_players: int | None = None, reverse: bool = False) -> list[Result]:
-    """`policy` against each of the training config's `eval.baselines`, on the deals of `seed`
-    (default `eval.seed`), at `num_players` (default `eval.num_players`); with `reverse`, one of each
-    baseline against copies of `policy`."""
-    ev = config["eval"]
-    seed = ev["seed"] + PERIODIC_DEALS if seed is None else seed
-    n = ev["num_players"] if num_players is None else num_players
-    return [evaluate(policy, config["game"], b, games, n, seed, config["env"], reverse=reverse)
-            for b in ev["baselines"]]
+def against_baselines(policy: Any, config: Config, games: int, seed: int | None = None,
+                      num_players: int | None = None, reverse: bool = False,
+                      baselines: list[str] | None = None) -> list[Result]:
+    """`policy` against each of `baselines` (default the training config's `eval.baselines`), on the
+    deals of `seed` (default `eval.seed`), at `num_players` (default `eval.num_players`); with `reverse`,
+    one of each baseline against copies of `policy`."""
+    ev = config.eval
+    seed = ev.seed + PERIODIC_DEALS if seed is None else seed
+    n = ev.num_players if num_players is None else num_players
+    return [evaluate(policy, config.game, b, games, n, seed, config.env, reverse=reverse)
+            for b in (ev.baselines if baselines is None else baselines)]
 
 
-def final_evaluation(policy: Any, config: dict[str, Any]) -> list[Result]:
+def final_evaluation(policy: Any, config: Config) -> list[Result]:
     """On deals used for nothing else: `eval.final_games` per baseline at `eval.num_players` in both
     directions (the policy against n-1 of the baseline, and one baseline against n-1 copies of the
     policy), and `eval.count_games` at each other player count of `run.players`, so the results table
     shows every count trained for."""
-    ev, (lo, hi) = config["eval"], config["run"]["players"]
-    seed, main = ev["seed"] + FINAL_DEALS, ev["num_players"]
+    ev, (lo, hi) = config.eval, config.run.players
+    seed, main = ev.seed + FINAL_DEALS, ev.num_players
     return [r for n in sorted({main, *range(lo, hi + 1)})
-            for r in against_baselines(policy, config, ev["final_games"] if n == main else ev["count_games"],
+            for r in against_baselines(policy, config, ev.final_games if n == main else ev.count_games,
                                        seed, n)
-            ] + against_baselines(policy, config, ev["final_games"], seed, main, reverse=True)
+            ] + against_baselines(policy, config, ev.final_games, seed, main, reverse=True)
 
 
 def metric_name(result: Result) -> str:

@@ -10,6 +10,7 @@ from torch import nn
 import corruption_envs
 from corruption_envs.policy import NumpyPolicy, plays_sampling
 
+from .config import Config
 from .prior import PriorPolicy
 
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
@@ -41,17 +42,17 @@ def _linear(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(w), layer.bias.detach().cpu().numpy().astype(np.float32)
 
 
-def policy_meta(config: dict[str, Any], steps: int, commit: str) -> dict[str, Any]:
+def policy_meta(config: Config, steps: int, commit: str) -> dict[str, Any]:
     """The meta of a policy file a run exports: its game and player counts, how it plays, its config."""
-    rules = corruption_envs.game_module(config["game"]).raw_env.rules_class
-    lo, hi = config["run"]["players"]
+    rules = corruption_envs.game_module(config.game).raw_env.rules_class
+    lo, hi = config.run.players
     return {
         "game": rules.name, "game_version": rules.version, "min_players": lo, "max_players": hi,
-        "timesteps": steps, "commit": commit, "play": config["eval"]["play"], "env_config": config["env"], "training_config": config,
+        "timesteps": steps, "commit": commit, "play": config.eval.play, "env_config": config.env, "training_config": config.dump(),
     }
 
 
-def play_at_temperature(policy: NumpyPolicy, config: dict[str, Any]) -> None:
+def play_at_temperature(policy: NumpyPolicy, config: Config) -> None:
     """The exported policy samples at eval.temperature; the pool's snapshots and the evaluations during
     training sample at 1, so the temperature does not change what is learnt."""
-    policy.meta["temperature"] = policy.temperature = config["eval"]["temperature"]
+    policy.meta["temperature"] = policy.temperature = config.eval.temperature

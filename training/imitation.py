@@ -28,7 +28,7 @@ from corruption_envs import vector
 from corruption_envs.bots import make_agent
 from corruption_envs.match import play_match
 
-from .config import bot_option
+from .config import Config, bot_option
 from .evaluate import against_baselines
 from .sparse_rows import SparseRows
 
@@ -171,22 +171,22 @@ def fit(
         }
 
 
-def warm_start(policy: Any, config: dict[str, Any], export: Callable[[], Any], out: Path) -> dict[str, Any]:
+def warm_start(policy: Any, config: Config, export: Callable[[], Any], out: Path) -> dict[str, Any]:
     """Collect the teacher's games, fit `policy` (an SB3 actor-critic, or anything with the calls `fit`
     makes on one) to them, measure the copy (`export()`) against
     the baselines; writes and returns what was measured (`out/imitation.json`)."""
-    im, run = config["imitation"], config["run"]
-    print(f"imitation: {im['games']} {im['teacher']} games, fitting the policy ...", flush=True)
+    im, run = config.imitation, config.run
+    print(f"imitation: {im.games} {im.teacher} games, fitting the policy ...", flush=True)
     t0 = time.monotonic()
-    data = collect(config["game"], config["env"], tuple(run["players"]), im["games"], run["seed"],
-                   im["explore"], config["ppo"]["gamma"], im["teacher"], config["ppo"]["critic"] == "privileged")
+    data = collect(config.game, config.env, tuple(run.players), im.games, run.seed,
+                   im.explore, config.ppo.gamma, im.teacher, config.ppo.critic == "privileged")
     t1 = time.monotonic()
     prior = bot_option(config, "prior") is not None
-    stats = fit(policy, data, im["epochs"], im["batch_size"], im["learning_rate"], run["seed"],
-                critic_only=prior or config["init"]["policy"] is not None, prior=prior)
-    stats = {"teacher": im["teacher"], "games": im["games"], "decisions": len(data),
+    stats = fit(policy, data, im.epochs, im.batch_size, im.learning_rate, run.seed,
+                critic_only=prior or config.init.policy is not None, prior=prior)
+    stats = {"teacher": im.teacher, "games": im.games, "decisions": len(data),
              "collect_seconds": round(t1 - t0, 1), "fit_seconds": round(time.monotonic() - t1, 1), **stats,
-             "eval": [r.as_dict() for r in against_baselines(export(), config, config["eval"]["games"])]}
+             "eval": [r.as_dict() for r in against_baselines(export(), config, config.eval.games)]}
     (out / "imitation.json").write_text(json.dumps(stats, indent=1))
     rates = ", ".join(f"vs {e['baseline']} {e['win_rate']:.2f}" for e in stats["eval"])
     print(f"imitation: {stats['decisions']} decisions in {stats['collect_seconds']} s, fitted in "

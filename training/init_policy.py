@@ -26,7 +26,7 @@ from corruption_envs.bots import make_agent
 from corruption_envs.core import PolicyFileError
 from corruption_envs.policy import NumpyPolicy, read_policy_file
 
-from .config import ConfigError, bot_option
+from .config import Config, ConfigError, bot_option
 
 # seeded games per player count, to find what is used only at the run's new counts (100 missed two contract
 # entries that Construction's 3-5-player games reach only rarely)
@@ -35,19 +35,19 @@ PROBE_EXPLORE = 0.1  # share of random moves in them, so rarely reached position
 NEW_ACTION_LOGIT = -5.0  # an action new at the added counts starts rare (measured: -3 and -10 play alike)
 
 
-def load_init_policy(config: dict[str, Any]) -> NumpyPolicy:
+def load_init_policy(config: Config) -> NumpyPolicy:
     """The file `init.policy` names, checked against the run's config (a ConfigError names the misfit)."""
-    path = config["init"]["policy"]
+    path = config.init.policy
     try:
         policy = read_policy_file(path)
     except PolicyFileError as e:
         raise ConfigError(f"config init.policy: {e}") from None
-    meta, ppo = policy.meta, config["ppo"]
-    env = corruption_envs.env(config["game"], num_players=config["run"]["players"][0], **config["env"])
+    meta, ppo = policy.meta, config.ppo
+    env = corruption_envs.env(config.game, num_players=config.run.players[0], **config.env)
     widths = [w.shape[1] for w, _ in policy.layers]
     found = (meta.get("game"), policy.obs_size, policy.num_actions, widths, policy.activation, policy.prior)
-    wanted = (config["game"], env.unwrapped.observation_layout.size, env.unwrapped.num_actions,
-              list(ppo["net_arch"]), ppo["activation"], bot_option(config, "prior"))
+    wanted = (config.game, env.unwrapped.observation_layout.size, env.unwrapped.num_actions,
+              list(ppo.net_arch), ppo.activation, bot_option(config, "prior"))
     if found != wanted:
         names = ("game", "inputs", "actions", "net_arch", "activation", "prior (ppo.prior)")
         diff = ", ".join(f"{n} {f!r} (run: {w!r})" for n, f, w in zip(names, found, wanted) if f != w)
@@ -81,22 +81,22 @@ def used(game: str, env_config: dict[str, Any], counts: list[int], seed: int) ->
     return inputs, actions
 
 
-def new_at_added_counts(config: dict[str, Any], trained: tuple[int, int]) -> tuple[np.ndarray, np.ndarray] | None:
+def new_at_added_counts(config: Config, trained: tuple[int, int]) -> tuple[np.ndarray, np.ndarray] | None:
     """(inputs, actions) used at the run's player counts outside `trained` but never at the `trained`
     counts, or None when the run adds no count."""
-    (lo, hi), (run_lo, run_hi) = trained, config["run"]["players"]
+    (lo, hi), (run_lo, run_hi) = trained, config.run.players
     added = [n for n in range(run_lo, run_hi + 1) if not lo <= n <= hi]
     if not added:
         return None
-    game, env_config, seed = config["game"], config["env"], config["run"]["seed"]
+    game, env_config, seed = config.game, config.env, config.run.seed
     new_inputs, new_actions = used(game, env_config, added, seed)
     old_inputs, old_actions = used(game, env_config, list(range(lo, hi + 1)), seed)
     return new_inputs & ~old_inputs, new_actions & ~old_actions
 
 
-def ready_for_run(policy: NumpyPolicy, config: dict[str, Any]) -> tuple[NumpyPolicy, dict[str, Any]]:
+def ready_for_run(policy: NumpyPolicy, config: Config) -> tuple[NumpyPolicy, dict[str, Any]]:
     """`policy` with the surgery for the run's added player counts (a copy), and what was changed."""
-    run_lo, run_hi = config["run"]["players"]  # a file without its player range: taken as the run's
+    run_lo, run_hi = config.run.players  # a file without its player range: taken as the run's
     lo, hi = policy.meta.get("min_players", run_lo), policy.meta.get("max_players", run_hi)
     (w0, b0), (w_out, b_out) = [a.copy() for a in policy.layers[0]], [a.copy() for a in policy.head]
     new = new_at_added_counts(config, (lo, hi))
@@ -110,7 +110,7 @@ def ready_for_run(policy: NumpyPolicy, config: dict[str, Any]) -> tuple[NumpyPol
                    "new_actions": 0 if new is None else int(new[1].sum())}
 
 
-def warm_start_actor(model: Any, config: dict[str, Any]) -> dict[str, Any]:
+def warm_start_actor(model: Any, config: Config) -> dict[str, Any]:
     """Copy `init.policy`'s actor, readied for the run's player counts, into `model` (an sb3
     MaskablePPO); returns what was done."""
     # torch only to copy into a model: readying a policy file for a run needs none
@@ -125,4 +125,4 @@ def warm_start_actor(model: Any, config: dict[str, Any]) -> dict[str, Any]:
             layer.bias.copy_(torch.from_numpy(b))
         if policy.prior is not None:  # the file's learnt weight on its bot's move (ppo.prior names the same bot)
             model.policy.prior_weight.fill_(policy.prior_weight)
-    return {"policy": config["init"]["policy"], **done}
+    return {"policy": config.init.policy, **done}

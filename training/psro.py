@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 import torch
-import yaml
 
 import corruption_envs
 from corruption_envs.core.threads import one_blas_thread
@@ -35,10 +34,9 @@ from corruption_envs.evaluation import evaluate
 from corruption_envs.policy import NumpyPolicy, mixture_of, read_policy_file
 
 from . import config as cfg
-from .evaluate import final_evaluation, results_rows
 from .exploiter import train_best_response
 from .export import policy_meta
-from .run_folder import REPO, git_commit, print_results
+from .run_folder import RunFolder, new_run_path, resume_path
 
 REPLICATOR_STEPS, REPLICATOR_RATE = 2000, 1.0
 SELFPLAY = "selfplay"  # psro.start: train the start policy with the config's self-play sections first
@@ -57,27 +55,27 @@ def meta_strategy(table: np.ndarray) -> np.ndarray:
     return total / REPLICATOR_STEPS
 
 
-def rule_options(config: dict[str, Any]) -> dict[str, Any]:
+def rule_options(config: cfg.Config) -> dict[str, Any]:
     """The game's options for play (the reward mode only matters to training)."""
-    return {k: v for k, v in config["env"].items() if k != "reward"}
+    return {k: v for k, v in config.env.items() if k != "reward"}
 
 
-def uniform_policy(config: dict[str, Any], meta: dict[str, Any]) -> Any:
+def uniform_policy(config: cfg.Config, meta: dict[str, Any]) -> Any:
     """A policy whose logits are all zero: sampling, it plays uniformly over the legal moves."""
-    env = corruption_envs.env(config["game"], num_players=config["eval"]["num_players"],
+    env = corruption_envs.env(config.game, num_players=config.eval.num_players,
                               **rule_options(config)).unwrapped
-    width = config["ppo"]["net_arch"]
+    width = config.ppo.net_arch
     sizes = [env.observation_layout.size, *width]
     layers = [(np.zeros((a, b), np.float32), np.zeros(b, np.float32)) for a, b in zip(sizes, sizes[1:])]
     head = (np.zeros((sizes[-1], env.num_actions), np.float32), np.zeros(env.num_actions, np.float32))
-    return NumpyPolicy(layers, head, config["ppo"]["activation"], meta)
+    return NumpyPolicy(layers, head, config.ppo.activation, meta)
 
 
-def win_share(member: Any, field_path: Path, config: dict[str, Any], seed: int) -> float:
+def win_share(member: Any, field_path: Path, config: cfg.Config, seed: int) -> float:
     """`member` (sampling) against `eval.num_players - 1` sampling copies of the policy file `field_path`."""
     member.sample = True
-    return evaluate(member, config["game"], str(field_path), config["psro"]["payoff_games"],
-                    config["eval"]["num_players"], seed, rule_options(config), baseline_sample=True).rate
+    return evaluate(member, config.game, str(field_path), config.psro.payoff_games,
+                    config.eval.num_players, seed, rule_options(config), baseline_sample=True).rate
 
 
 def entry_seed(seed: int, row: int, col: int) -> int:
@@ -85,11 +83,11 @@ def entry_seed(seed: int, row: int, col: int) -> int:
     return seed + col + (row < col)
 
 
-def start_file(config: dict[str, Any], out: Path) -> Path:
+def start_file(config: cfg.Config, out: Path) -> Path:
     """The start policy's file: `psro.start`'s, or with `selfplay` the policy of a self-play run of this
     config (its run, pool, imitation and eval sections, as `training.selfplay` trains it) in `out/selfplay`."""
-    if config["psro"]["start"] != SELFPLAY:
-        return Path(config["psro"]["start"])
+    if config.psro.start != SELFPLAY:
+        return Path(config.psro.start)
     from . import selfplay  # the self-play driver only when it runs
 
     folder = out / SELFPLAY
@@ -99,25 +97,26 @@ def start_file(config: dict[str, Any], out: Path) -> Path:
     return folder / "policy.npz"
 
 
-def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, Any]:
-    ps, seed = config["psro"], config["run"]["seed"]
+def run(config: cfg.Config, out: Path, commit: str, resume: bool = False) -> dict[str, Any]:
+    """The PSRO loop in `out` (from its members and psro.json with `resume`); returns the champion (not
+    yet saved) with the last table, meta-strategy, history and timing."""
+    ps, seed = config.psro, config.run.seed
     members_dir = out / "members"
     members_dir.mkdir(parents=True, exist_ok=True)
-    commit = git_commit()
-    meta = {**policy_meta(config, 0, commit), "play": "sample", "temperature": ps["temperature"]}
+    meta = {**policy_meta(config, 0, commit), "play": "sample", "temperature": ps.temperature}
     member_path = lambda j: members_dir / f"member_{j:02d}.npz"  # noqa: E731
     history: list[dict[str, Any]] = []
     if resume:
         members = [read_policy_file(member_path(j)) for j in range(len(list(members_dir.glob("member_*.npz"))))]
         history = json.loads((out / "psro.json").read_text())["iterations"][:len(members) - 1]
     else:
-        start = uniform_policy(config, meta) if ps["start"] == "random" else read_policy_file(start_file(config, out))
-        start.meta["temperature"] = start.temperature = ps["temperature"]  # as it plays in the mixture
+        start = uniform_policy(config, meta) if ps.start == "random" else read_policy_file(start_file(config, out))
+        start.meta["temperature"] = start.temperature = ps.temperature  # as it plays in the mixture
         start.save(member_path(0))
         members = [start]
     # the start member's own entry is 1/n (a lone policy against copies of itself) and never played;
     # every later entry is played, so a resumed run recomputes the table it stopped with
-    k, n = len(members), config["eval"]["num_players"]
+    k, n = len(members), config.eval.num_players
     table = np.array([[1.0 / n if a == b == 0 else win_share(read_policy_file(member_path(a)), member_path(b),
                                                                 config, entry_seed(seed, a, b))
                        for b in range(k)] for a in range(k)])
@@ -125,18 +124,18 @@ def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, An
     t0, cpu0 = time.monotonic(), time.process_time()
 
     def mixture(weights: np.ndarray) -> Any:
-        return mixture_of(members, weights, {**meta, "timesteps": ps["br_steps"] * (len(members) - 1)})
+        return mixture_of(members, weights, {**meta, "timesteps": ps.br_steps * (len(members) - 1)})
 
-    for it in range(len(members), ps["iterations"] + 1):
+    for it in range(len(members), ps.iterations + 1):
         field = out / f"mixture_{it - 1:02d}.npz"
         mixture(sigma).save(field)
-        br_config = {**config, "run": {**config["run"], "timesteps": ps["br_steps"], "seed": seed + it}}
-        br, timing = train_best_response(br_config, read_policy_file(field), meta, ps["mix"],
-                                         str(member_path(0)) if ps["br_init"] == "start" else None)
+        br_config = config.updated({"run.timesteps": ps.br_steps, "run.seed": seed + it})
+        br, timing = train_best_response(br_config, read_policy_file(field), meta, ps.mix,
+                                         str(member_path(0)) if ps.br_init == "start" else None)
         br.save(member_path(it))
         # PSRO's exploitability estimate: the new best response (greedy, as the probe plays) vs the field
         br.sample = False
-        vs_field = evaluate(br, config["game"], str(field), ps["payoff_games"], config["eval"]["num_players"],
+        vs_field = evaluate(br, config.game, str(field), ps.payoff_games, config.eval.num_players,
                             seed + 10_000 + it, rule_options(config), baseline_sample=True)
         members.append(br)
         k = len(members)
@@ -154,9 +153,7 @@ def run(config: dict[str, Any], out: Path, resume: bool = False) -> dict[str, An
               f"against the mixture it answers; meta-strategy {np.round(sigma, 3).tolist()}", flush=True)
         (out / "psro.json").write_text(json.dumps({"commit": commit, "table": table.tolist(),
                                                    "iterations": history}, indent=1))
-    champion = mixture(sigma)
-    champion.save(out / "policy.npz")
-    return {"table": table, "sigma": sigma, "history": history, "policy": champion,
+    return {"table": table, "sigma": sigma, "history": history, "policy": mixture(sigma),
             "seconds": round(time.monotonic() - t0, 1), "cpu_seconds": round(time.process_time() - cpu0, 1)}
 
 
@@ -173,42 +170,32 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         if args.resume:
-            out = Path(args.resume)
             if args.config or args.out:
-                raise cfg.ConfigError(f"--resume {out} reads the run's own config.yaml and writes there; "
-                                      "drop --config and --out")
-            if not ((out / "config.yaml").is_file() and (out / "psro.json").is_file()):
-                raise cfg.ConfigError(f"--resume {out}: no config.yaml and psro.json there; give the folder "
-                                      "of a training.psro run that finished an iteration")
+                raise cfg.ConfigError(f"--resume {Path(args.resume)} reads the run's own config.yaml and writes "
+                                      "there; drop --config and --out")
+            out = resume_path(args.resume, ("config.yaml", "psro.json"),
+                              "a training.psro run that finished an iteration")
             config = cfg.load(args.game, out / "config.yaml", args.set)
         else:
             config = cfg.load(args.game, args.config, args.set)
-            out = Path(args.out) if args.out else REPO / "runs" / f"{config['game']}-psro-{time.strftime('%Y%m%d-%H%M%S')}"
-            if out.exists() and any(out.iterdir()):
-                raise cfg.ConfigError(f"--out {out} exists and is not empty; pick a new folder or use --resume")
-        start = config["psro"]["start"]
+            out = new_run_path(args.out, config.game, "psro")
+        start = config.psro.start
         if not args.resume and start not in ("random", SELFPLAY) and not Path(start).is_file():
             raise cfg.ConfigError(f"config psro.start={start!r} is not a policy file; give one, 'random' or "
                                   f"'{SELFPLAY}'")
-        if config["psro"]["br_init"] == "start" and start == "random":
+        if config.psro.br_init == "start" and start == "random":
             raise cfg.ConfigError("config psro.br_init='start' needs psro.start to be a policy file or "
                                   f"'{SELFPLAY}', not 'random'")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    torch.set_num_threads(config["run"]["torch_threads"])
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    result = run(config, out, resume=bool(args.resume))
-    results = final_evaluation(result["policy"], config)
-    summary = {"game": config["game"], "timesteps": result["policy"].meta["timesteps"],
-               "policy_timesteps": result["policy"].meta["timesteps"],
-               "learner_steps_per_s": result["policy"].meta["timesteps"] / max(result["seconds"], 1e-9),
-               "train_seconds": result["seconds"], "train_cpu_seconds": result["cpu_seconds"],
-               "stopped": f"{config['psro']['iterations']} iterations",
-               "meta_strategy": result["sigma"].tolist(), "final_eval": [r.as_dict() for r in results]}
-    (out / "results.json").write_text(json.dumps(summary, indent=1))
-    print_results(summary, results_rows(results), out)
+    torch.set_num_threads(config.run.torch_threads)
+    folder = RunFolder.begin(config, out)
+    result = run(config, out, folder.commit, resume=bool(args.resume))
+    steps = result["policy"].meta["timesteps"]
+    folder.finish(result["policy"], timesteps=steps, learner_steps_per_s=steps / max(result["seconds"], 1e-9),
+                  stopped=f"{config.psro.iterations} iterations", train_seconds=result["seconds"],
+                  train_cpu_seconds=result["cpu_seconds"], meta_strategy=result["sigma"].tolist())
     return 0
 
 

@@ -15,7 +15,6 @@ rollout), and the learner is RLlib's single agent; snapshots join every runner's
 from __future__ import annotations
 
 import csv
-import json
 import os
 import time
 import zlib
@@ -27,7 +26,6 @@ import gymnasium as gym
 import numpy as np
 import ray
 import torch
-import yaml
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core import DEFAULT_MODULE_ID
 from ray.rllib.core.columns import Columns
@@ -46,15 +44,14 @@ from corruption_envs.search import is_search_spec
 
 from . import config as cfg
 from .callbacks import METRIC_FIELDS
-from .evaluate import against_baselines, final_evaluation, metric_name, results_rows
+from .evaluate import against_baselines, metric_name
 from .export import ACTIVATION_MODULES, play_at_temperature, policy_meta
 from .imitation import warm_start
-from .plot import plot_learning_curve
 from .pool import SampledPolicy, kind_order
 from .rllib_engine_env import make_engine_env
 from .rllib_module import SparsePPOTorchLearner, sparse_module_spec
 from .rllib_prior import PRIOR, PriorActionMaskingTorchRLModule, prior_module_spec
-from .run_folder import git_commit, print_results, write_samples
+from .run_folder import RunFolder
 
 ENV_NAME = "corruption_envs_selfplay"
 ENGINE_ENV_NAME = "corruption_envs_engine"
@@ -64,18 +61,17 @@ UNSUPPORTED = {  # SB3-path features the RLlib loop does not have, with the valu
 }
 
 
-def check(config: dict[str, Any]) -> None:
+def check(config: cfg.Config) -> None:
     """Refuse config values the RLlib loop would silently ignore."""
     for dotted, off in UNSUPPORTED.items():
-        section, key = dotted.split(".")
-        if config[section][key] != off:
-            raise cfg.ConfigError(f"config {dotted}={config[section][key]!r} is not supported with "
+        if config.get(dotted) != off:
+            raise cfg.ConfigError(f"config {dotted}={config.get(dotted)!r} is not supported with "
                                   f"--backend rllib; set {dotted}={off!r} or use --backend sb3")
-    if config["ppo"]["prior"] != "none" and not on_engine(config):
-        raise cfg.ConfigError(f"config ppo.prior={config['ppo']['prior']!r} is not supported with --backend "
+    if config.ppo.prior != "none" and not on_engine(config):
+        raise cfg.ConfigError(f"config ppo.prior={config.ppo.prior!r} is not supported with --backend "
                               "rllib turn by turn; set run.vec_env=batched (runners on the engine) or "
                               "ppo.prior=none")
-    searches = [k for k in config["pool"]["mix"] if is_search_spec(k)]
+    searches = [k for k in config.pool.mix if is_search_spec(k)]
     if searches:  # a bot module sees observations only; a search plans in the env it plays in
         raise cfg.ConfigError(f"config pool.mix keys {searches} are not supported with --backend rllib: a "
                               "search bot needs the env it plays in, which an RLlib module does not have; "
@@ -165,17 +161,17 @@ def map_agent(agent_id: str, episode: Any, kinds: tuple[str, ...], weights: tupl
     return f"snapshot_{int(rng.integers(slots))}" if kind == "self" else kind
 
 
-def on_engine(config: dict[str, Any]) -> bool:
+def on_engine(config: cfg.Config) -> bool:
     """Whether the env runners sample from the batched engine (run.vec_env: batched)."""
-    return config["run"]["vec_env"] == "batched"
+    return config.run.vec_env == "batched"
 
 
-def learner_id(config: dict[str, Any]) -> str:
+def learner_id(config: cfg.Config) -> str:
     """The learner's module: RLlib's single agent on the engine, agent player_0's module otherwise."""
     return DEFAULT_MODULE_ID if on_engine(config) else LEARNER
 
 
-def register(config: dict[str, Any]) -> None:
+def register(config: cfg.Config) -> None:
     """Register the env the config's runners sample from (each process that builds them needs it)."""
     if on_engine(config):
         register_env(ENGINE_ENV_NAME, lambda context: make_engine_env(context["config"], context))
@@ -183,60 +179,60 @@ def register(config: dict[str, Any]) -> None:
         register_env(ENV_NAME, lambda c: SelfPlayTurnBasedEnv(**c))
 
 
-def learning_rate(config: dict[str, Any]) -> float | list[list[float]]:
+def learning_rate(config: cfg.Config) -> float | list[list[float]]:
     """The SB3 path's learning rate: linear from `ppo.learning_rate` to its `lr_final_fraction` at
     `run.timesteps`. RLlib's schedule counts env steps, which are learner steps on the engine only; turn
     by turn (every seat an env step) the rate stays at `ppo.learning_rate`."""
-    ppo = config["ppo"]
-    lr, frac = float(ppo["learning_rate"]), float(ppo["lr_final_fraction"])
+    ppo = config.ppo
+    lr, frac = float(ppo.learning_rate), float(ppo.lr_final_fraction)
     if frac == 1.0 or not on_engine(config):
         return lr
-    return [[0, lr], [int(config["run"]["timesteps"]), lr * frac]]
+    return [[0, lr], [int(config.run.timesteps), lr * frac]]
 
 
-def algo_config(config: dict[str, Any]) -> PPOConfig:
-    run, ppo, rl = config["run"], config["ppo"], config["rllib"]
+def algo_config(config: cfg.Config) -> PPOConfig:
+    run, ppo, rl = config.run, config.ppo, config.rllib
     base = (
         PPOConfig()
-        .learners(num_learners=rl["num_learners"], num_gpus_per_learner=rl["num_gpus_per_learner"],
+        .learners(num_learners=rl.num_learners, num_gpus_per_learner=rl.num_gpus_per_learner,
                   learner_class=SparsePPOTorchLearner)
         # the SB3 path's PPO: its learning-rate schedule, no KL term in the loss
-        .training(lr=learning_rate(config), gamma=ppo["gamma"], lambda_=ppo["gae_lambda"],
-                  clip_param=ppo["clip_range"], entropy_coeff=ppo["ent_coef"], vf_loss_coeff=ppo["vf_coef"],
-                  grad_clip=ppo["max_grad_norm"], train_batch_size_per_learner=rl["train_batch_size"],
-                  minibatch_size=ppo["batch_size"], num_epochs=ppo["n_epochs"], use_kl_loss=False)
-        .debugging(seed=run["seed"])
+        .training(lr=learning_rate(config), gamma=ppo.gamma, lambda_=ppo.gae_lambda,
+                  clip_param=ppo.clip_range, entropy_coeff=ppo.ent_coef, vf_loss_coeff=ppo.vf_coef,
+                  grad_clip=ppo.max_grad_norm, train_batch_size_per_learner=rl.train_batch_size,
+                  minibatch_size=ppo.batch_size, num_epochs=ppo.n_epochs, use_kl_loss=False)
+        .debugging(seed=run.seed)
     )
     if on_engine(config):
-        spec = (sparse_module_spec(ppo["net_arch"], ppo["activation"]) if ppo["prior"] == "none"
-                else prior_module_spec(ppo["net_arch"], ppo["activation"], ppo["prior_weight"]))
+        spec = (sparse_module_spec(ppo.net_arch, ppo.activation) if ppo.prior == "none"
+                else prior_module_spec(ppo.net_arch, ppo.activation, ppo.prior_weight))
         # a Discrete action needs no unsquashing or clipping: without them RLlib does not copy and walk
         # every env's action each step
         return (base.environment(ENGINE_ENV_NAME, env_config={"config": config}, normalize_actions=False,
                                  clip_actions=False)
-                .env_runners(num_env_runners=rl["num_env_runners"], num_envs_per_env_runner=run["n_envs"],
+                .env_runners(num_env_runners=rl.num_env_runners, num_envs_per_env_runner=run.n_envs,
                              gym_env_vectorize_mode="vector_entry_point")
                 .rl_module(rl_module_spec=spec))
     return turn_based_config(base, config)
 
 
-def turn_based_config(base: PPOConfig, config: dict[str, Any]) -> PPOConfig:
+def turn_based_config(base: PPOConfig, config: cfg.Config) -> PPOConfig:
     """Every seat an RLlib agent: the learner's module plays player_0, bot and snapshot modules the rest."""
-    run, ppo, pool, rl = config["run"], config["ppo"], config["pool"], config["rllib"]
-    game, env_cfg = config["game"], config["env"]
-    slots = pool["max_snapshots"]
-    kinds = kind_order(pool["mix"])
-    total = sum(float(pool["mix"][k]) for k in kinds)
+    run, ppo, pool, rl = config.run, config.ppo, config.pool, config.rllib
+    game, env_cfg = config.game, config.env
+    slots = pool.max_snapshots
+    kinds = kind_order(pool.mix)
+    total = sum(float(pool.mix[k]) for k in kinds)
     bot = lambda kind: RLModuleSpec(module_class=BotModule,  # noqa: E731
                                     model_config={"game": game, "env": env_cfg, "bot": kind})
-    modules = {LEARNER: sparse_module_spec(ppo["net_arch"], ppo["activation"]),
+    modules = {LEARNER: sparse_module_spec(ppo.net_arch, ppo.activation),
                **{k: bot(k) for k in kinds if k != "self"},
                **{f"snapshot_{i}": bot("snapshot") for i in range(slots)}}
-    mapping = partial(map_agent, kinds=kinds, weights=tuple(float(pool["mix"][k]) / total for k in kinds),
+    mapping = partial(map_agent, kinds=kinds, weights=tuple(float(pool.mix[k]) / total for k in kinds),
                       slots=slots)
     return (
-        base.environment(ENV_NAME, env_config={"game": game, "players": list(run["players"]), **env_cfg})
-        .env_runners(num_env_runners=rl["num_env_runners"], num_envs_per_env_runner=rl["num_envs_per_env_runner"])
+        base.environment(ENV_NAME, env_config={"game": game, "players": list(run.players), **env_cfg})
+        .env_runners(num_env_runners=rl.num_env_runners, num_envs_per_env_runner=rl.num_envs_per_env_runner)
         .multi_agent(policies=set(modules), policy_mapping_fn=mapping, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=modules))
     )
@@ -260,9 +256,9 @@ def export_module(module: Any, activation: str, meta: dict[str, Any], prior: str
     return NumpyPolicy([pair(m) for m in hidden], pair(head[0]), activation, meta, prior=prior, prior_weight=weight)
 
 
-def export_learner(module: Any, config: dict[str, Any], meta: dict[str, Any]) -> NumpyPolicy:
+def export_learner(module: Any, config: cfg.Config, meta: dict[str, Any]) -> NumpyPolicy:
     """The learner's module as the config trains it (its activation, its prior bot) exported as numpy."""
-    return export_module(module, config["ppo"]["activation"], meta, cfg.bot_option(config, "prior"))
+    return export_module(module, config.ppo.activation, meta, cfg.bot_option(config, "prior"))
 
 
 class ModuleAsPolicy:
@@ -299,7 +295,7 @@ class ModuleAsPolicy:
         return self.predict_values(obs), dist.log_prob(actions), dist.entropy()
 
 
-def imitate(algo: Any, config: dict[str, Any], meta: dict[str, Any], out: Path) -> None:
+def imitate(algo: Any, config: cfg.Config, meta: dict[str, Any], out: Path) -> None:
     """The SB3 path's warm start on the learner's module, in every learner (each fits the same seeded data,
     so they stay alike), then its weights to the env runners, which sample with their own copies."""
     name = learner_id(config)
@@ -332,8 +328,8 @@ class Snapshots:
     """When and where the learner's frozen copies go: every runner's pool on the engine, the snapshot
     modules' slots round robin otherwise."""
 
-    def __init__(self, algo: Any, config: dict[str, Any]) -> None:
-        self.algo, self.engine, self.slots, self.slot = algo, on_engine(config), config["pool"]["max_snapshots"], 0
+    def __init__(self, algo: Any, config: cfg.Config) -> None:
+        self.algo, self.engine, self.slots, self.slot = algo, on_engine(config), config.pool.max_snapshots, 0
 
     def start(self, policy: NumpyPolicy) -> None:
         if self.engine:
@@ -380,32 +376,28 @@ def learner_steps(result: dict[str, Any], name: str) -> int:
     return int(result["env_runners"]["num_module_steps_sampled_lifetime"].get(name, 0))
 
 
-def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str, Any]:
+def train(config: cfg.Config, out: Path, progress: bool = True) -> dict[str, Any]:
     """Run self-play on RLlib; returns the final evaluation summary (as the SB3 path's `train`)."""
     check(config)
-    run, pool, ev = config["run"], config["pool"], config["eval"]
-    torch.set_num_threads(run["torch_threads"])
-    out.mkdir(parents=True, exist_ok=True)
-    commit = git_commit()
-    (out / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    with open(out / "commit.txt", "a") as f:
-        f.write(f"{commit}\n")
-    connect(config["rllib"]["address"])
+    run, pool, ev = config.run, config.pool, config.eval
+    torch.set_num_threads(run.torch_threads)
+    folder = RunFolder.begin(config, out, plan=cfg.plan(config, backend="rllib"))
+    commit = folder.commit
+    connect(config.rllib.address)
     register(config)
     algo = algo_config(config).build_algo()
     writer = SummaryWriter(str(out / "tensorboard"))
     name = learner_id(config)
     export = lambda steps: export_learner(algo.get_module(name), config, policy_meta(config, steps, commit))  # noqa: E731
 
-    print(cfg.plan(config, backend="rllib"), flush=True)
-    if config["imitation"]["games"]:
+    if config.imitation.games:
         imitate(algo, config, policy_meta(config, 0, commit), out)
     snapshots = Snapshots(algo, config)
     snapshots.start(export(0))
     t0, steps, result = time.monotonic(), 0, {}
-    next_snap, next_eval, next_ckpt = pool["snapshot_every"], ev["every"], run["checkpoint_every"]
+    next_snap, next_eval, next_ckpt = pool.snapshot_every, ev.every, run.checkpoint_every
     stop = "timesteps reached"
-    while steps < run["timesteps"]:
+    while steps < run.timesteps:
         result = algo.train()
         steps = learner_steps(result, name)
         returns = result["env_runners"].get("module_episode_returns_mean", {})
@@ -415,15 +407,15 @@ def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str,
         if progress:
             print(f"{steps} learner steps, return {returns.get(name, float('nan')):+.3f}", flush=True)
         if steps >= next_snap:
-            next_snap += pool["snapshot_every"]
+            next_snap += pool.snapshot_every
             snapshots.add(export(steps), steps)
         if steps >= next_eval:
-            next_eval += ev["every"]
-            write_metrics(out, writer, steps, time.monotonic() - t0, against_baselines(export(steps), config, ev["games"]))
+            next_eval += ev.every
+            write_metrics(out, writer, steps, time.monotonic() - t0, against_baselines(export(steps), config, ev.games))
         if steps >= next_ckpt:
-            next_ckpt += run["checkpoint_every"]
+            next_ckpt += run.checkpoint_every
             algo.save_to_path(str((out / "checkpoints" / "rllib").resolve()))
-        limit = run["time_limit_minutes"]
+        limit = run.time_limit_minutes
         if limit and time.monotonic() - t0 > 60 * limit:
             stop = f"time limit of {limit} min reached at {steps} steps"
             break
@@ -431,21 +423,11 @@ def train(config: dict[str, Any], out: Path, progress: bool = True) -> dict[str,
     algo.save_to_path(str((out / "checkpoints" / "rllib").resolve()))
     final = export(steps)
     play_at_temperature(final, config)
-    final.save(out / "policy.npz")
-    results = final_evaluation(final, config)
-    write_metrics(out, writer, steps, train_seconds, results)
+    summary = folder.finish(
+        final, timesteps=steps, learner_steps_per_s=round(steps / train_seconds, 1), stopped=stop,
+        log=lambda results: write_metrics(out, writer, steps, train_seconds, results), backend="rllib",
+        train_seconds=round(train_seconds, 1), env_steps=int(result["env_runners"]["num_env_steps_sampled_lifetime"]),
+        load_average=list(os.getloadavg()), players=run.players, pool_mix=pool.mix, rllib=config.rllib.model_dump())
     writer.close()
-    plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config["game"], ev["num_players"])
-    write_samples(config, out)
-    summary = {
-        "game": config["game"], "backend": "rllib", "timesteps": steps, "commit": commit,
-        "train_seconds": round(train_seconds, 1), "learner_steps_per_s": round(steps / train_seconds, 1),
-        "env_steps": int(result["env_runners"]["num_env_steps_sampled_lifetime"]),
-        "load_average": list(os.getloadavg()), "players": run["players"], "stopped": stop,
-        "pool_mix": pool["mix"], "rllib": config["rllib"], "policy_timesteps": steps,
-        "final_eval": [r.as_dict() for r in results],
-    }
-    (out / "results.json").write_text(json.dumps(summary, indent=1))
-    print_results(summary, results_rows(results), out)
     algo.stop()
     return summary

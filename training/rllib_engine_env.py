@@ -33,10 +33,10 @@ class EngineVectorEnv(gym.vector.VectorEnv):
 
     metadata = {"autoreset_mode": gym.vector.AutoresetMode.NEXT_STEP}
 
-    def __init__(self, config: dict[str, Any], num_envs: int, seed: int) -> None:
-        pool_cfg = config["pool"]
-        self.pool = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"])
-        self.games = BatchedSelfPlayVecEnv(config["game"], config["env"], tuple(config["run"]["players"]),
+    def __init__(self, config: cfg.Config, num_envs: int, seed: int) -> None:
+        pool_cfg = config.pool
+        self.pool = OpponentPool(pool_cfg.mix, pool_cfg.max_snapshots, pool_cfg.pfsp_power)
+        self.games = BatchedSelfPlayVecEnv(config.game, config.env, tuple(config.run.players),
                                            self.pool, num_envs, seed=seed, prior=cfg.bot_option(config, "prior"))
         self.num_envs = num_envs
         size, actions = self.games.obs_size, int(self.games.action_space.n)
@@ -84,7 +84,7 @@ class EngineVectorEnv(gym.vector.VectorEnv):
         return self._observe(observation), rewards, dones, np.zeros(self.num_envs, bool), {}
 
 
-def make_engine_env(config: dict[str, Any], context: dict[str, Any]) -> EngineVectorEnv:
+def make_engine_env(config: cfg.Config, context: dict[str, Any]) -> EngineVectorEnv:
     """RLlib's env creator (its vector entry point passes `num_envs`); the runner's first reset seeds it."""
-    return EngineVectorEnv(config, int(context.get("num_envs", config["run"]["n_envs"])),
-                           seed=config["run"]["seed"] * 7919)
+    return EngineVectorEnv(config, int(context.get("num_envs", config.run.n_envs)),
+                           seed=config.run.seed * 7919)

@@ -1,10 +1,17 @@
-"""What a run leaves beside its policy and prints at its end: the commit it ran, sample games of the
-final policy, the results table. Shared by the run drivers (selfplay, psro, rllib_backend)."""
+"""A run's folder and its life, one for every training driver (selfplay, rllib_backend, psro): where it
+is (a new folder, or the one --resume names), what it holds before training (config.yaml, commit.txt)
+and what it holds and prints at its end (policy.npz, the final table both ways, learning_curve.png,
+sample games, results.json). Drivers train; the run folder does the rest."""
 from __future__ import annotations
 
+import json
 import subprocess
+import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+import yaml
 
 from rich.console import Console
 from rich.table import Table
@@ -12,6 +19,10 @@ from rich.table import Table
 import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.recording import save_samples
+
+from .config import Config, ConfigError
+from .evaluate import Result, final_evaluation, results_rows
+from .plot import plot_learning_curve
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_GAMES = 2  # logged games of the final policy in samples/, each with its replay page
@@ -29,17 +40,17 @@ def git_commit() -> str:
         return "unknown"
 
 
-def write_samples(config: dict[str, Any], out: Path) -> None:
+def write_samples(config: Config, out: Path) -> None:
     """samples/: the final policy in seat 0 against heuristic bots, as `play --log` files and their
     HTML replay pages (python -m corruption_envs.play --replay samples/game-<seed>.jsonl)."""
-    n = config["eval"]["num_players"]
-    env = corruption_envs.env(config["game"], **config["env"], num_players=n, record_events=True)
-    seed = config["run"]["seed"]
+    n = config.eval.num_players
+    env = corruption_envs.env(config.game, **config.env, num_players=n, record_events=True)
+    seed = config.run.seed
     specs = [str(out / "policy.npz")] + ["heuristic"] * (n - 1)
     agents = [make_agent(spec, env, seed=seed + p) for p, spec in enumerate(specs)]
     seats = ["policy.npz"] + specs[1:]
     save_samples(env, agents, [seed * 1000 + k for k in range(SAMPLE_GAMES)], out / "samples",
-                 config["game"], seats)
+                 config.game, seats)
 
 
 def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> None:
@@ -55,3 +66,73 @@ def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> 
     console = Console()
     console.print(table)
     console.print(f"run folder: {out}  ({summary['stopped']})")
+
+
+def new_run_path(out: str | None, game: str, kind: str = "") -> Path:
+    """The folder of a new run: `out`, or runs/<game>[-kind]-<time>; refused when it holds anything."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = Path(out) if out else REPO / "runs" / "-".join([game, *([kind] if kind else []), stamp])
+    if path.exists() and any(path.iterdir()):
+        raise ConfigError(f"--out {path} exists and is not empty; pick a new folder or use --resume")
+    return path
+
+
+def resume_path(folder: str, needs: tuple[str, ...], what: str) -> Path:
+    """The folder --resume names, refused unless it holds the files `needs` (`what` made them)."""
+    path = Path(folder)
+    if not all((path / name).is_file() for name in needs):
+        raise ConfigError(f"--resume {path}: no {' and '.join(needs)} there; give the folder of {what}")
+    return path
+
+
+@dataclass
+class RunFolder:
+    """A run's folder from start to finish. `begin` opens it (new or resumed) and records the config and
+    the commit; `finish` saves the final policy, plays the final table both ways, writes its files and
+    prints the table; results.json comes last, so a folder that has one holds a finished run.
+
+    A driver adopts it so (training/selfplay.py does, as do rllib_backend.py and psro.py):
+
+        folder = RunFolder.begin(config, out, plan=cfg.plan(config))
+        policy = my_training(config, folder.path, meta=policy_meta(config, 0, folder.commit))
+        play_at_temperature(policy, config)  # the exported actor plays as eval.play says
+        folder.finish(policy, timesteps=steps, learner_steps_per_s=rate, stopped="timesteps reached",
+                      train_seconds=seconds)  # any further keyword: a results.json entry
+    """
+
+    path: Path
+    config: Config
+    commit: str
+
+    @classmethod
+    def begin(cls, config: Config, path: Path, plan: str | None = None) -> RunFolder:
+        """Create (or reopen) the folder, write config.yaml, log the commit, print the `plan` line."""
+        path.mkdir(parents=True, exist_ok=True)
+        commit = git_commit()
+        (path / "config.yaml").write_text(yaml.safe_dump(config.dump(), sort_keys=False))
+        with open(path / "commit.txt", "a") as f:
+            f.write(f"{commit}\n")
+        if plan is not None:
+            print(plan, flush=True)
+        return cls(path, config, commit)
+
+    def finish(self, policy: Any, *, timesteps: int, learner_steps_per_s: float, stopped: str,
+               log: Callable[[list[Result]], None] | None = None, **extra: Any) -> dict[str, Any]:
+        """The end of a run: `policy` saved as policy.npz and played in the final table (`log` also
+        records its rows, e.g. in metrics.csv), the learning curve if metrics.csv has one, sample games,
+        results.json (the summary, with `extra` entries) and the printed table. Returns the summary."""
+        config, out = self.config, self.path
+        policy.save(out / "policy.npz")
+        results = final_evaluation(policy, config)
+        if log is not None:
+            log(results)
+        if (out / "metrics.csv").exists():
+            plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config.game,
+                                config.eval.num_players)
+        write_samples(config, out)
+        summary = {"game": config.game, "timesteps": timesteps, "commit": self.commit, **extra,
+                   "learner_steps_per_s": learner_steps_per_s, "stopped": stopped,
+                   "policy_timesteps": policy.meta["timesteps"], "final_eval": [r.as_dict() for r in results]}
+        (out / "results.json").write_text(json.dumps(summary, indent=1))
+        print_results(summary, results_rows(results), out)
+        return summary

@@ -13,19 +13,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from .config import Config
 from .evaluate import VALIDATION_DEALS, against_baselines
 
 
-def select_best(candidates: list[tuple[int, Any]], config: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+def select_best(candidates: list[tuple[int, Any]], config: Config) -> tuple[Any, list[dict[str, Any]]]:
     """`candidates`: (learner steps, policy) pairs. Returns the best policy and every candidate's scores."""
-    ev = config["eval"]
+    ev = config.eval
     scored = []
-    seed, reverse_config = ev["seed"] + VALIDATION_DEALS, {**config, "eval": {**ev, "baselines": ev["reverse"]}}
+    seed = ev.seed + VALIDATION_DEALS
     for step, policy in candidates:
         rates = {f"win_rate_vs_{r.baseline}": r.rate
-                 for r in against_baselines(policy, config, ev["select_games"], seed)}
+                 for r in against_baselines(policy, config, ev.select_games, seed)}
         rates.update({f"one_{r.baseline}_vs_copies": r.rate
-                      for r in against_baselines(policy, reverse_config, ev["select_games"], seed, reverse=True)})
+                      for r in against_baselines(policy, config, ev.select_games, seed, reverse=True,
+                                                 baselines=ev.reverse)})
         terms = [1.0 - r if name.startswith("one_") else r for name, r in rates.items()]
         scored.append({"timesteps": step, "score": sum(terms) / len(terms), **rates})
     best = max(range(len(scored)), key=lambda i: (scored[i]["score"], scored[i]["timesteps"]))

@@ -7,7 +7,6 @@ checkpoints, the exported policy (policy.npz, loadable without torch) and a lear
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -15,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import torch
-import yaml
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import VecEnv
@@ -25,14 +23,12 @@ from corruption_envs.core.threads import one_blas_thread
 from . import checkpoint as ckpt
 from . import config as cfg
 from .callbacks import SelfPlayCallback
-from .evaluate import final_evaluation, results_rows
 from .export import export_actor, play_at_temperature, policy_meta
 from .imitation import warm_start
 from .init_policy import warm_start_actor
 from .learner import build_model, make_venv
-from .plot import plot_learning_curve
 from .pool import OpponentPool
-from .run_folder import REPO, git_commit, print_results, write_samples
+from .run_folder import RunFolder, new_run_path, resume_path
 from .selection import select_best
 
 
@@ -57,12 +53,10 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, ckpt.Checkp
     """The config, the run folder and, for --resume, its checkpoint; reads only, writes nothing."""
     overrides = {"run.timesteps": args.timesteps, "run.seed": args.seed}
     if args.resume:
-        out = Path(args.resume)
         if args.config:
-            raise cfg.ConfigError(f"--resume {out} reads the run's own config.yaml; drop --config {args.config}")
-        if not (out / "config.yaml").is_file():
-            raise cfg.ConfigError(f"--resume {out}: no config.yaml there; give the folder of a training.selfplay run")
-        trained = cfg.load(None, out / "config.yaml")["game"]
+            raise cfg.ConfigError(f"--resume {Path(args.resume)} reads the run's own config.yaml; drop --config {args.config}")
+        out = resume_path(args.resume, ("config.yaml",), "a training.selfplay run")
+        trained = cfg.load(None, out / "config.yaml").game
         for item in args.set:
             if cfg.parse_set(item)[0][0] == "game":
                 raise cfg.ConfigError(f"--resume {out}: the run trains {trained}; drop --set {item}")
@@ -70,30 +64,27 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, ckpt.Checkp
         return config, out, ckpt.read(out)
     config = cfg.load(args.game, args.config, args.set, **overrides)
     if args.timesteps:  # a shorter run plays fewer imitation and evaluation games too
-        planned = cfg.load(args.game, args.config, args.set)["run"]["timesteps"]
+        planned = cfg.load(args.game, args.config, args.set).run.timesteps
         kept = {".".join(cfg.parse_set(item)[0]) for item in args.set}
         config = cfg.scale_to_timesteps(config, planned, kept)
-    out = Path(args.out) if args.out else REPO / "runs" / f"{config['game']}-{time.strftime('%Y%m%d-%H%M%S')}"
-    if out.exists() and any(out.iterdir()):
-        raise cfg.ConfigError(f"--out {out} exists and is not empty; pick a new folder or use --resume")
-    return config, out, None
+    return config, new_run_path(args.out, config.game), None
 
 
-def start(config: dict[str, Any], out: Path, checkpoint: ckpt.Checkpoint | None,
+def start(config: cfg.Config, out: Path, checkpoint: ckpt.Checkpoint | None,
           plain: bool = False) -> tuple[MaskablePPO, VecEnv, OpponentPool]:
     """The model, its vec env and the opponent pool, from the config and the checkpoint if any;
     writes nothing, so a checkpoint that does not fit leaves the run folder as it was. `plain`:
     sb3-contrib's own MlpPolicy and rollout buffer (`build_model`)."""
-    torch.set_num_threads(config["run"]["torch_threads"])
-    set_random_seed(config["run"]["seed"])
-    pool_cfg = config["pool"]
-    pool = OpponentPool(pool_cfg["mix"], pool_cfg["max_snapshots"], pool_cfg["pfsp_power"])
+    torch.set_num_threads(config.run.torch_threads)
+    set_random_seed(config.run.seed)
+    pool_cfg = config.pool
+    pool = OpponentPool(pool_cfg.mix, pool_cfg.max_snapshots, pool_cfg.pfsp_power)
     venv = make_venv(config, pool)
     try:
         model = build_model(config, venv, out, plain)
         if checkpoint is not None:
             restore(model, pool, checkpoint, config, out)
-        elif config["init"]["policy"] is not None:
+        elif config.init.policy is not None:
             print(f"init: {warm_start_actor(model, config)}", flush=True)
     except BaseException:
         venv.close()
@@ -101,11 +92,11 @@ def start(config: dict[str, Any], out: Path, checkpoint: ckpt.Checkpoint | None,
     return model, venv, pool
 
 
-def restore(model: Any, pool: Any, checkpoint: ckpt.Checkpoint, config: dict[str, Any], out: Path) -> None:
+def restore(model: Any, pool: Any, checkpoint: ckpt.Checkpoint, config: cfg.Config, out: Path) -> None:
     """The checkpoint's tensors into the model, its snapshots into the pool, each checked to fit."""
     ckpt.restore(model, checkpoint)
     pool.load(out / "pool", checkpoint.pool)
-    learner = export_actor(model, config["ppo"]["activation"], prior=cfg.bot_option(config, "prior"))
+    learner = export_actor(model, config.ppo.activation, prior=cfg.bot_option(config, "prior"))
     for snap in pool.snapshots:
         p = snap.policy
         if (p.obs_size, p.num_actions, p.prior) != (learner.obs_size, learner.num_actions, learner.prior):
@@ -116,32 +107,26 @@ def restore(model: Any, pool: Any, checkpoint: ckpt.Checkpoint, config: dict[str
             )
 
 
-def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, resume: bool = False,
+def train(config: cfg.Config, out: Path, model: Any, venv: Any, pool: Any, resume: bool = False,
           progress: bool = True) -> dict[str, Any]:
     """Run (or continue) training of `start`'s model; returns the final evaluation summary."""
-    run, pool_cfg = config["run"], config["pool"]
-    out.mkdir(parents=True, exist_ok=True)
-    commit = git_commit()
-    (out / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    with open(out / "commit.txt", "a") as f:
-        f.write(f"{commit}\n")
-
-    activation, prior = config["ppo"]["activation"], cfg.bot_option(config, "prior")
-    export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, commit),  # noqa: E731
+    run = config.run
+    folder = RunFolder.begin(config, out, plan=cfg.plan(config))
+    activation, prior = config.ppo.activation, cfg.bot_option(config, "prior")
+    export = lambda: export_actor(model, activation, policy_meta(config, model.num_timesteps, folder.commit),  # noqa: E731
                                   prior)
-    print(cfg.plan(config), flush=True)
     t0 = time.monotonic()
-    if not resume and config["imitation"]["games"]:
+    if not resume and config.imitation.games:
         warm_start(model.policy, config, export, out)
     if not pool.snapshots:
         pool.add(export(), model.num_timesteps)
-    replicated = run["vec_env"] == "subproc"
+    replicated = run.vec_env == "subproc"
     if replicated:
         for snap in pool.snapshots:
             venv.env_method("add_snapshot", snap.policy, snap.step, snap.ident)
         venv.env_method("sync_pool_scores", pool.scores())
 
-    total = run["timesteps"]
+    total = run.timesteps
     callback = SelfPlayCallback(config, out, pool, export, total, progress, replicated)
     remaining = max(0, total - model.num_timesteps)
     t_learn, cpu0 = time.monotonic(), time.process_time()
@@ -152,29 +137,19 @@ def train(config: dict[str, Any], out: Path, model: Any, venv: Any, pool: Any, r
 
     callback.save_checkpoint()
     final, selection = export(), []
-    ev = config["eval"]
-    if ev["select_from"]:
+    ev = config.eval
+    if ev.select_from:
         earlier = [(s.step, s.policy) for s in pool.snapshots if s.step < model.num_timesteps]
-        recent = earlier[-ev["select_from"]:]
+        recent = earlier[-ev.select_from:]
         final, selection = select_best([(model.num_timesteps, final), *recent], config)
     play_at_temperature(final, config)
-    final.save(out / "policy.npz")
-    results = final_evaluation(final, config)
-    callback.log_results(results)
-    plot_learning_curve(out / "metrics.csv", out / "learning_curve.png", config["game"], ev["num_players"])
-    summary = {
-        "game": config["game"], "timesteps": model.num_timesteps, "commit": commit,
-        "train_seconds": round(train_seconds, 1),
-        "learn_seconds": round(learn_seconds, 1), "learn_cpu_seconds": round(learn_cpu, 1),
-        "learner_steps_per_s": round(steps_per_s, 1), "learner_steps_per_cpu_s": round(steps_per_cpu_s, 1),
-        "load_average": list(os.getloadavg()), "vec_env": run["vec_env"], "players": run["players"],
-        "stopped": callback.stop_reason or "timesteps reached", "pool_mix": pool_cfg["mix"],
-        "selection": selection, "exploiters": callback.exploiters, "policy_timesteps": final.meta["timesteps"],
-        "final_eval": [r.as_dict() for r in results],
-    }
-    (out / "results.json").write_text(json.dumps(summary, indent=1))
-    write_samples(config, out)
-    print_results(summary, results_rows(results), out)
+    summary = folder.finish(
+        final, timesteps=model.num_timesteps, learner_steps_per_s=round(steps_per_s, 1),
+        stopped=callback.stop_reason or "timesteps reached", log=callback.log_results,
+        train_seconds=round(train_seconds, 1), learn_seconds=round(learn_seconds, 1),
+        learn_cpu_seconds=round(learn_cpu, 1), learner_steps_per_cpu_s=round(steps_per_cpu_s, 1),
+        load_average=list(os.getloadavg()), vec_env=run.vec_env, players=run.players, pool_mix=config.pool.mix,
+        selection=selection, exploiters=callback.exploiters)
     venv.close()
     return summary
 

@@ -139,7 +139,7 @@ def test_the_warm_start_fits_the_learner_and_reaches_the_env_runners(local_ray, 
     try:
         export = lambda: rllib_backend.export_module(algo.get_module(rllib_backend.LEARNER), "tanh", {})  # noqa: E731
         # positions the fit did not see: other deals than the run's seed
-        data = collect("corruption", config["env"], (3, 5), 10, seed=99, explore=0.0, gamma=1.0, teacher="heuristic")
+        data = collect("corruption", config.env, (3, 5), 10, seed=99, explore=0.0, gamma=1.0, teacher="heuristic")
         obs, masks = data.observations[np.arange(len(data))], data.masks
 
         def agreement(policy):

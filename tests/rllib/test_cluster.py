@@ -27,7 +27,7 @@ def test_env_runners_sample_on_both_nodes_of_a_cluster_joined_by_address(two_nod
     config = cfg.load(None, smoke_config, ["rllib.num_env_runners=2", f"rllib.address={two_nodes.address}",
                                            "rllib.train_batch_size=200", f"run.vec_env={vec_env}",
                                            "run.n_envs=16"])
-    rllib_backend.connect(config["rllib"]["address"])  # joins the running cluster, as `ray start` users do
+    rllib_backend.connect(config.rllib.address)  # joins the running cluster, as `ray start` users do
     nodes = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
     assert len(nodes) == 2
     rllib_backend.register(config)

@@ -9,16 +9,37 @@ from training.selfplay import main
 
 def test_toy_config_resolves_with_defaults_filled_in(toy_config_file):
     c = cfg.load(None, toy_config_file)
-    assert c["game"] == "toy" and c["run"]["n_envs"] == 2
-    assert c["ppo"]["gamma"] == cfg.SCHEMA["ppo"]["gamma"].default  # not in the file: default
+    assert c.game == "toy" and c.run.n_envs == 2
+    assert c.ppo.gamma == cfg.PPO.model_fields["gamma"].default  # not in the file: default
 
 
 def test_set_overrides_dotted_keys_and_parses_yaml_values(toy_config_file):
     c = cfg.load(None, toy_config_file, ["ppo.learning_rate=1e-4", "run.players=[3, 4]", "env.reward=rank",
                                           "pool.mix.random=0.5"])
-    assert c["ppo"]["learning_rate"] == 1e-4 and c["run"]["players"] == [3, 4]
-    assert c["env"] == {"num_rounds": 2, "reward": "rank"}
-    assert c["pool"]["mix"] == {"self": 0.5, "heuristic": 0.25, "random": 0.5}  # other weights kept
+    assert c.ppo.learning_rate == 1e-4 and c.run.players == [3, 4]
+    assert c.env == {"num_rounds": 2, "reward": "rank"}
+    assert c.pool.mix == {"self": 0.5, "heuristic": 0.25, "random": 0.5}  # other weights kept
+
+
+def test_a_map_written_whole_replaces_the_default_map(tmp_path, toy_config_file):
+    # the toy file writes pool.mix whole; a file leaving out a default key does not get it back
+    path = tmp_path / "mix.yaml"
+    path.write_text(toy_config_file.read_text().replace("mix: {self: 0.5, heuristic: 0.25, random: 0.25}",
+                                                        "mix: {self: 1.0}"))
+    assert cfg.load(None, path).pool.mix == {"self": 1.0}
+    assert cfg.load(None, toy_config_file, ["pool.mix={self: 2, random: 1}"]).pool.mix == {"self": 2, "random": 1}
+    assert cfg.load(None, path, ["pool.mix.random=0.5"]).pool.mix == {"self": 1.0, "random": 0.5}
+
+
+def test_a_resolved_config_round_trips_through_its_yaml(tmp_path):
+    # what a run folder's config.yaml holds, and --resume reads back
+    for game in ("corruption", "corruptia", "construction"):
+        config = cfg.load(game, sets=["pool.mix.random=0.2", "ppo.prior_weight=4"])
+        path = tmp_path / f"{game}.yaml"
+        path.write_text(yaml.safe_dump(config.dump(), sort_keys=False))
+        again = cfg.load(None, path)
+        assert again == config and again.dump() == config.dump()
+        assert type(again.ppo.prior_weight) is int  # a number stays as written
 
 
 @pytest.mark.parametrize("item, message", [
@@ -38,6 +59,9 @@ def test_set_overrides_dotted_keys_and_parses_yaml_values(toy_config_file):
     ("ppo.batch_size=100", r"batch_size=100 must divide run.n_envs \* ppo.n_steps = 128"),
     ("eval.baselines=[champion]", r"eval.baselines=\['champion'\] is not allowed"),
     ("ppo", r"--set 'ppo' must look like section.key=value"),
+    ("ppo=3", r"config ppo must be a mapping, got 3"),
+    ("run.seed=true", r"config run.seed=True is not allowed; run.seed must be an integer >= 0"),
+    ("pool.mix={}", r"config pool.mix=\{\} is not allowed; pool.mix must be a map"),
 ])
 def test_bad_keys_and_values_fail_at_start_naming_them(toy_config_file, item, message):
     with pytest.raises(cfg.ConfigError, match=message):
@@ -48,8 +72,8 @@ def test_opponents_baselines_and_teacher_may_be_any_bot_the_game_has():
     # a search opponent plays game by game (a batched rollout refuses it: test_batched_env.py)
     c = cfg.load("corruption", sets=["pool.mix.expert=0.3", "pool.mix.ismcts:20=0.1", "imitation.teacher=expert",
                                      "eval.baselines=[random, heuristic, expert]", "run.vec_env=dummy"])
-    assert c["pool"]["mix"]["expert"] == 0.3 and c["pool"]["mix"]["ismcts:20"] == 0.1
-    assert c["imitation"]["teacher"] == "expert" and c["eval"]["baselines"][-1] == "expert"
+    assert c.pool.mix["expert"] == 0.3 and c.pool.mix["ismcts:20"] == 0.1
+    assert c.imitation.teacher == "expert" and c.eval.baselines[-1] == "expert"
 
 
 def test_a_teacher_other_than_the_prior_is_refused(toy_config_file):
@@ -90,7 +114,7 @@ def test_committed_default_configs_are_valid(game):
     except (ImportError, AttributeError):
         pytest.skip(f"{game} is not implemented yet")
     c = cfg.load(game)
-    assert c["game"] == game
+    assert c.game == game
 
 
 def test_player_counts_with_different_spaces_are_refused_at_start(toy_config_file, monkeypatch):
@@ -103,12 +127,12 @@ def test_player_counts_with_different_spaces_are_refused_at_start(toy_config_fil
     monkeypatch.setattr(toygame.raw_env, "rules_class", GrowingToyRules)
     with pytest.raises(cfg.ConfigError, match=r"run.players=\[2, 4\].*sizes differ by player count"):
         cfg.load(None, toy_config_file)
-    assert cfg.load(None, toy_config_file, ["run.players=[3,3]", "eval.num_players=3"])["run"]["players"] == [3, 3]
+    assert cfg.load(None, toy_config_file, ["run.players=[3,3]", "eval.num_players=3"]).run.players == [3, 3]
 
 
 def test_corruptia_trains_over_its_whole_player_range():
     # one action and observation layout for 3-5 players (codec.BOARD)
-    assert cfg.load("corruptia")["run"]["players"] == [3, 5]
+    assert cfg.load("corruptia").run.players == [3, 5]
 
 
 def test_a_shorter_run_plays_fewer_games_besides_learning_unless_told():
@@ -117,12 +141,12 @@ def test_a_shorter_run_plays_fewer_games_besides_learning_unless_told():
     config, _, _ = resolve(parse_args(["--game", "corruption", "--timesteps", "3000",
                                        "--set", "eval.count_games=7"]))
     full = cfg.load("corruption")
-    assert config["run"]["timesteps"] == 3000
-    assert config["imitation"]["games"] == cfg.MIN_GAMES < full["imitation"]["games"]  # 1% of 2,000, floored
-    assert config["eval"]["final_games"] == cfg.MIN_GAMES and config["eval"]["count_games"] == 7  # --set kept
+    assert config.run.timesteps == 3000
+    assert config.imitation.games == cfg.MIN_GAMES < full.imitation.games  # 1% of 2,000, floored
+    assert config.eval.final_games == cfg.MIN_GAMES and config.eval.count_games == 7  # --set kept
     assert cfg.plan(config).startswith(f"plan: {cfg.MIN_GAMES} expert games to imitate; 3,000 learner steps")
     unscaled, _, _ = resolve(parse_args(["--game", "corruption"]))
-    assert unscaled["eval"] == full["eval"] and unscaled["imitation"] == full["imitation"]
+    assert unscaled.eval == full.eval and unscaled.imitation == full.imitation
 
 
 def test_the_plan_counts_the_exploiters_a_run_trains():

@@ -167,7 +167,11 @@ def test_a_tiny_psro_run_writes_a_mixture_of_every_member(toy_config_file, tmp_p
     assert np.array(report["table"]).shape == (3, 3)
     assert champion.meta["play"] == "sample"
     assert make_agent(str(out / "policy.npz"), corruption_envs.env("toy", num_players=3), seed=0).sample
-    assert len(json.loads((out / "results.json").read_text())["final_eval"]) > 0
+    summary = json.loads((out / "results.json").read_text())
+    assert len(summary["final_eval"]) > 0 and summary["policy_timesteps"] == champion.meta["timesteps"]
+    # the run folder every driver leaves (training/run_folder.py): the config, the commit, sample games
+    assert (out / "config.yaml").is_file() and len((out / "commit.txt").read_text().strip()) >= 7
+    assert len(list((out / "samples").glob("game-*.jsonl"))) == 2
 
 
 def test_psro_refuses_a_missing_start_file_in_one_line(toy_config_file, tmp_path, capsys):

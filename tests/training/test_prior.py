@@ -149,7 +149,7 @@ def test_version_1_files_without_a_prior_still_load(model, tmp_path):
 def test_config_names_a_bad_prior(toy_config_file):
     with pytest.raises(ConfigError, match="ppo.prior='oracle' is not allowed"):
         load_config(path=toy_config_file, sets=["ppo.prior=oracle"])
-    assert load_config(path=toy_config_file, sets=["ppo.prior=heuristic"])["ppo"]["prior_weight"] == 3.0
+    assert load_config(path=toy_config_file, sets=["ppo.prior=heuristic"]).ppo.prior_weight == 3.0
 
 
 def test_a_tail_with_two_moves_in_a_row_is_refused(model):
@@ -205,4 +205,4 @@ def test_the_learners_hint_is_the_named_prior_bots_move():
 def test_config_refuses_a_prior_the_game_lacks(toy_config_file):
     with pytest.raises(ConfigError, match="ppo.prior='expert' is not allowed"):
         load_config(path=toy_config_file, sets=["ppo.prior=expert"])
-    assert load_config("corruption", sets=["ppo.prior=expert", "imitation.games=0"])["ppo"]["prior"] == "expert"
+    assert load_config("corruption", sets=["ppo.prior=expert", "imitation.games=0"]).ppo.prior == "expert"

@@ -43,7 +43,7 @@ def expected_features(state, seat):
 
 
 def test_the_option_is_own_by_default_and_refuses_other_values():
-    assert cfg.load("corruption")["ppo"]["critic"] == "own"
+    assert cfg.load("corruption").ppo.critic == "own"
     allowed = r"ppo.critic='perfect' is not allowed; choose one of \['own', 'privileged'\]"
     with pytest.raises(cfg.ConfigError, match=allowed):
         cfg.load("corruption", sets=["ppo.critic=perfect"])

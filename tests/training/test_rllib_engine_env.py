@@ -82,7 +82,7 @@ def test_with_a_prior_the_bots_move_comes_as_its_own_key(config):
 
     import corruption_envs
 
-    env = make_engine_env(cfg.merge(config, {"ppo": {"prior": "expert"}}), {"num_envs": B})
+    env = make_engine_env(config.updated({"ppo.prior": "expert"}), {"num_envs": B})
     obs, _ = env.reset(seed=4)
     assert set(obs) == {"observations", "action_mask", "prior"}
     assert obs["observations"].shape[1] == env.games.obs_size

@@ -153,8 +153,8 @@ def test_the_learning_rate_follows_the_sb3_paths_schedule_on_the_engine():
     built = rllib_backend.algo_config(config)
     assert built.lr == [[0, 0.001], [1000, 0.00025]] and built.use_kl_loss is False
     assert built.learner_class is SparsePPOTorchLearner
-    assert rllib_backend.learning_rate(cfg.merge(config, {"ppo": {"lr_final_fraction": 1.0}})) == 0.001
-    assert rllib_backend.learning_rate(cfg.merge(config, {"run": {"vec_env": "dummy"}})) == 0.001
+    assert rllib_backend.learning_rate(config.updated({"ppo.lr_final_fraction": 1.0})) == 0.001
+    assert rllib_backend.learning_rate(config.updated({"run.vec_env": "dummy"})) == 0.001
 
 
 def test_the_train_batch_keeps_the_rows_the_loss_counts_and_their_observations_as_non_zeros():

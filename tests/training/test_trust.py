@@ -239,8 +239,8 @@ def test_a_config_naming_only_the_game_is_valid(tmp_path, game):
     path.write_text(f"game: {game}\n")
     config = cfg.load(None, path)
     rules = corruption_envs.game_module(game).raw_env.rules_class
-    assert config["run"]["players"] == [rules.default_players] * 2
-    assert config["eval"]["num_players"] == rules.default_players
+    assert config.run.players == [rules.default_players] * 2
+    assert config.eval.num_players == rules.default_players
 
 
 def test_set_game_contradicting_game_names_both(tmp_path, capsys):
