@@ -56,6 +56,7 @@ from corruption_envs import registry
 from corruption_envs.registry import env_class
 from corruption_envs.search import can_be_guided
 
+from .results import Interval, Record, add_record_option, command_line, measured, record_name, write
 from .stats import PairedTest, paired_t_test, wilson_interval
 from .tournament import GameRecord, Job, agent_problem, default_players, play_jobs, rotations
 
@@ -99,6 +100,7 @@ class Check:
     test: PairedTest | None = None
     players: int | None = None
     bot: str | None = None
+    win: tuple[float, float, float] | None = None  # the seat's win rate and its 95% Wilson interval
 
     def line(self) -> str:
         return f"{self.status:<12} {self.game:<13} {self.name:<28} {self.detail}"
@@ -209,7 +211,7 @@ def strength_check(game: str, spec: str, bot: str, num_players: int, deals: int,
         f"win rate {wr:.3f} [{lo:.3f}, {hi:.3f}] (1/n = {1 / n:.3f}); points advantage "
         f"{test.describe()}; needs p(>0) < {alpha}"
     )
-    return Check(game, name, "PASS" if ok else "FAIL", detail, test, n, bot)
+    return Check(game, name, "PASS" if ok else "FAIL", detail, test, n, bot, (wr, lo, hi))
 
 
 def known_short(check: Check) -> Check:
@@ -295,7 +297,7 @@ def report_search(
         cpu += f", the guided seat {mean_cpu_ms(records, 0):.0f}"
     detail = (f"{n}p, win rate {wr:.3f} [{lo:.3f}, {hi:.3f}] (1/n = {1 / n:.3f}), mean rank points "
               f"{sum(points) / len(points):.3f} (0.5 = par) over {len(records)} games; {cpu}; a report, not a check")
-    return Check(game, name, "REPORT", detail)
+    return Check(game, name, "REPORT", detail, players=n, bot=search, win=(wr, lo, hi))
 
 
 def check_candidate(
@@ -382,6 +384,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=GATE_SEED)
     p.add_argument("--workers", type=int, default=2, help="processes for the games played game by game")
     p.add_argument("--json", type=Path, default=None, help="also write the checks as JSON")
+    add_record_option(p)
     args = p.parse_args(argv)
 
     import corruption_envs
@@ -455,7 +458,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             [{"game": c.game, "check": c.name, "status": c.status, "players": c.players, "bot": c.bot,
               "detail": c.detail, "test": None if c.test is None else c.test.__dict__} for c in checks],
             indent=1))
+    if args.record is not None:
+        name = "gate" if args.candidate is None else record_name("gate-candidate", args.candidate.stem)
+        write(gate_record(checks, command_line("benchmarks.gate", argv), args.seed), args.record, name)
     return 2 if count["ERROR"] else 1 if any(c.fails for c in checks) else 0
+
+
+RECORD_COLUMNS = (("verdict", ""), ("game", ""), ("check", ""), ("win rate [95% Wilson]", ".3f"),
+                  ("rank-point advantage [95% CI]", "+.4f"), ("deals", ""), ("p(>0)", ".2g"))
+
+
+def gate_record(checks: Sequence[Check], command: str, seed: int) -> Record:
+    """The checks as a results record: each one's verdict, win rate and paired test."""
+    rows = []
+    for c in checks:
+        win = None if c.win is None else Interval(value=c.win[0], low=c.win[1], high=c.win[2])
+        t = c.test
+        points = None if t is None else Interval(value=t.mean, low=t.low, high=t.high)
+        rows.append([c.status, c.game, c.name, win, points, None if t is None else t.n,
+                     None if t is None else t.p_greater])
+    return measured("strength", "The strength gate's checks", command, RECORD_COLUMNS, rows,
+                    games=sorted({c.game for c in checks}), players=sorted({c.players for c in checks if c.players}),
+                    seed=seed, note="A check passes when the champion is significantly better, p(>0) < 0.01 "
+                    "(a candidate: fails when significantly weaker than the champion); KNOWN SHORT checks "
+                    "(gate.KNOWN_SHORT) do not fail the run.")
 
 
 if __name__ == "__main__":
