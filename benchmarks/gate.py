@@ -68,13 +68,13 @@ DEFAULT_BEST_BOT = "heuristic"
 # Weaker bots, checked at the game's default player count only (far below the best bot, and cheap)
 BASELINES = ("random", "heuristic")
 # Fixed deals per check. On the match loop the gate's 17 checks of the committed champions take about
-# 35 CPU-seconds (benchmarks/README.md, "The strength gate").
+# 35 CPU-seconds (docs/results.md, the gate's checks).
 DEALS = {"corruption": 100, "corruptia": 50, "construction": 100}
 DEFAULT_DEALS = 60
 # Checks that fail on the committed champions and that the maintainers accept for now: (game, player
 # count, bot) -> why. Such a check prints KNOWN SHORT and does not fail the run; the check itself is
 # unchanged, so deleting an entry makes it fail again.
-_LEVEL = "level with its heuristic, as policies/construction/README.md finds at every count"
+_LEVEL = "level with its heuristic, as docs/results.md shows at every count"
 KNOWN_SHORT: dict[tuple[str, int, str], str] = {
     ("construction", 4, "heuristic"): _LEVEL,
     ("construction", 6, "heuristic"): _LEVEL,
@@ -86,7 +86,7 @@ KNOWN_SHORT: dict[tuple[str, int, str], str] = {
 FIELDS = {"corruption": "expert"}
 DEFAULT_FIELD = "heuristic"
 # Champion vs three ISMCTS seats: a report line per game, not a pass/fail check. Budget and deals are
-# sized so that .ci/run's gate grows by about a minute on 2 cores (figures in benchmarks/README.md).
+# sized so that .ci/run's gate grows by about a minute on 2 cores (figures in docs/results.md).
 SEARCH = {"corruption": ("ismcts:40", 2), "corruptia": ("ismcts:10", 2), "construction": ("ismcts:80", 2)}
 DEFAULT_SEARCH = ("ismcts:40", 2)
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 SCHEMA_VERSION = 1
 # the results page's sections, in page order; benchmarks/report.py gives each its heading and intro
-Section = Literal["speed", "strength", "search", "exploit", "training", "ablation", "rllib"]
+Section = Literal["speed", "strength", "search", "exploit", "training", "ablation", "rllib", "reliability"]
 FORMAT_SPEC = re.compile(r"^\+?,?(\.\d)?[fge%]?$")  # e.g. ".3f", ",.0f", "+.4f", ".2g", "" (as given)
 
 

@@ -195,3 +195,40 @@ def test_an_exploit_probe_records_the_best_responses_win_rate(toy_game, tmp_path
     [row] = only_record(tmp_path).rows
     assert row[:4] == ["heuristic", "(its own)", 0, None]
     assert f"vs 2 heuristic bots: win rate {row[4].value:.3f}" in capsys.readouterr().out
+
+
+def run_summary() -> dict:
+    """A run's results.json as training.selfplay writes it (the fields the record reads, and others)."""
+    return {"game": "corruption", "timesteps": 301056, "commit": "abc123", "learn_cpu_seconds": 126.0,
+            "load_average": [1.5, 1.2, 1.0], "vec_env": "batched", "final_eval": [
+                {"baseline": "expert", "num_players": 4, "games": 400, "win_rate": 0.748, "ci_low": 0.703,
+                 "ci_high": 0.788, "reverse": False},
+                {"baseline": "expert", "num_players": 4, "games": 400, "win_rate": 0.505, "ci_low": 0.456,
+                 "ci_high": 0.553, "reverse": True}]}
+
+
+def test_a_run_folders_final_table_becomes_a_training_record(tmp_path):
+    from benchmarks import run_record
+
+    run = tmp_path / "corruption-20261205"
+    run.mkdir()
+    write_json(run / "results.json", run_summary())
+    assert run_record.main([str(run), "--command", "python -m training.selfplay --game corruption",
+                            "--record", str(tmp_path / "results")]) == 0
+    record = only_record(tmp_path / "results")
+    assert record.section == "training" and record.git_commit == "abc123" and record.players == [4]
+    assert [(r[0], r[1], round(r[4].value, 3)) for r in record.rows] == [
+        ("policy", "3 x expert", 0.748), ("expert", "3 x policy", 0.505)]
+    assert "0.748 [0.703, 0.788]" in report.render(results.read_all(tmp_path / "results"))
+
+
+def test_a_run_folder_without_a_valid_results_json_is_refused_in_one_line(tmp_path, capsys):
+    from benchmarks import run_record
+
+    summary = run_summary()
+    del summary["final_eval"][0]["win_rate"]
+    write_json(tmp_path / "results.json", summary)
+    assert run_record.main([str(tmp_path), "--command", "x", "--record", str(tmp_path / "r")]) == 2
+    assert "results.json: field final_eval.0.win_rate" in capsys.readouterr().err
+    assert run_record.main([str(tmp_path / "missing"), "--command", "x"]) == 2
+    assert "not a readable results.json" in capsys.readouterr().err
