@@ -465,7 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 RECORD_COLUMNS = (("verdict", ""), ("game", ""), ("check", ""), ("win rate [95% Wilson]", ".3f"),
-                  ("rank-point advantage [95% CI]", "+.4f"), ("deals", ""), ("p(>0)", ".2g"))
+                  ("rank-point advantage [95% CI]", "+.4f"), ("deals", ""), ("p(>0)", ".2g"), ("p(<0)", ".2g"))
 
 
 def gate_record(checks: Sequence[Check], command: str, seed: int) -> Record:
@@ -475,8 +475,8 @@ def gate_record(checks: Sequence[Check], command: str, seed: int) -> Record:
         win = None if c.win is None else Interval(value=c.win[0], low=c.win[1], high=c.win[2])
         t = c.test
         points = None if t is None else Interval(value=t.mean, low=t.low, high=t.high)
-        rows.append([c.status, c.game, c.name, win, points, None if t is None else t.n,
-                     None if t is None else t.p_greater])
+        rows.append([c.status, c.game, c.name, win, points,
+                     *((None, None, None) if t is None else (t.n, t.p_greater, t.p_less))])
     return measured("strength", "The strength gate's checks", command, RECORD_COLUMNS, rows,
                     games=sorted({c.game for c in checks}), players=sorted({c.players for c in checks if c.players}),
                     seed=seed, note="A check passes when the champion is significantly better, p(>0) < 0.01 "

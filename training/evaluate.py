@@ -149,9 +149,9 @@ def strength_record(policy: str, game: str, results: list[Result], command: str,
     of each baseline, and one of each baseline alone against copies of the policy."""
     from benchmarks.results import measured
 
-    return measured("strength", f"{game}: {policy} against bots, both directions", command, RECORD_COLUMNS,
-                    strength_rows(policy, results), games=[game],
-                    players=sorted({r.num_players for r in results}), seed=seed)
+    counts = sorted({r.num_players for r in results})
+    return measured("strength", f"{game}, {'/'.join(map(str, counts))} players: {policy} against bots, both ways",
+                    command, RECORD_COLUMNS, strength_rows(policy, results), games=[game], players=counts, seed=seed)
 
 if __name__ == "__main__":
     raise SystemExit(main())

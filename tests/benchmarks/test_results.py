@@ -181,10 +181,10 @@ def test_the_gate_records_each_check_with_its_verdict_and_figures(tmp_path, caps
     record = only_record(tmp_path / "results")
     assert len(record.rows) == len(printed) == 2
     for row, line in zip(record.rows, printed):
-        status, _, check, win, points, deals, _ = row
+        status, _, check, win, points, deals, p_greater, p_less = row
         assert line.startswith(status) and check in line and deals == 4
         assert f"win rate {win.value:.3f} [{win.low:.3f}, {win.high:.3f}]" in line
-        assert f"mean diff {points.value:+.4f}" in line
+        assert f"mean diff {points.value:+.4f}" in line and f"p(>0)={p_greater:.2g}, p(<0)={p_less:.2g}" in line
 
 
 def test_an_exploit_probe_records_the_best_responses_win_rate(toy_game, tmp_path, capsys):
