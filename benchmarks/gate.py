@@ -460,7 +460,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             indent=1))
     if args.record is not None:
         name = "gate" if args.candidate is None else record_name("gate-candidate", args.candidate.stem)
-        write(gate_record(checks, command_line("benchmarks.gate", argv), args.seed), args.record, name)
+        title = ("The strength gate's checks" if args.candidate is None
+                 else f"The strength gate: {args.candidate} against the champion")
+        write(gate_record(checks, command_line("benchmarks.gate", argv), args.seed, title), args.record, name)
     return 2 if count["ERROR"] else 1 if any(c.fails for c in checks) else 0
 
 
@@ -468,7 +470,7 @@ RECORD_COLUMNS = (("verdict", ""), ("game", ""), ("check", ""), ("win rate [95% 
                   ("rank-point advantage [95% CI]", "+.4f"), ("deals", ""), ("p(>0)", ".2g"), ("p(<0)", ".2g"))
 
 
-def gate_record(checks: Sequence[Check], command: str, seed: int) -> Record:
+def gate_record(checks: Sequence[Check], command: str, seed: int, title: str) -> Record:
     """The checks as a results record: each one's verdict, win rate and paired test."""
     rows = []
     for c in checks:
@@ -477,7 +479,7 @@ def gate_record(checks: Sequence[Check], command: str, seed: int) -> Record:
         points = None if t is None else Interval(value=t.mean, low=t.low, high=t.high)
         rows.append([c.status, c.game, c.name, win, points,
                      *((None, None, None) if t is None else (t.n, t.p_greater, t.p_less))])
-    return measured("strength", "The strength gate's checks", command, RECORD_COLUMNS, rows,
+    return measured("strength", title, command, RECORD_COLUMNS, rows,
                     games=sorted({c.game for c in checks}), players=sorted({c.players for c in checks if c.players}),
                     seed=seed, note="A check passes when the champion is significantly better, p(>0) < 0.01 "
                     "(a candidate: fails when significantly weaker than the champion); KNOWN SHORT checks "

@@ -232,3 +232,15 @@ def test_a_run_folder_without_a_valid_results_json_is_refused_in_one_line(tmp_pa
     assert "results.json: field final_eval.0.win_rate" in capsys.readouterr().err
     assert run_record.main([str(tmp_path / "missing"), "--command", "x"]) == 2
     assert "not a readable results.json" in capsys.readouterr().err
+
+
+def test_search_speed_records_its_rows(tmp_path, capsys):
+    pytest.importorskip("numba")
+    from benchmarks import search_speed
+
+    search_speed.main(["--spec", "ismcts:3", "--decisions", "1", "--games", "construction", "--record", str(tmp_path)])
+    record = only_record(tmp_path)
+    [printed] = [line for line in capsys.readouterr().out.splitlines() if line.startswith("construction")]
+    [(game, one, engine, ratio, _)] = record.rows
+    assert record.section == "search" and game == "construction" and printed.split()[1:4] == [
+        f"{one:.0f}", f"{engine:.0f}", f"{ratio:.1f}x"]
