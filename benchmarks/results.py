@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 SCHEMA_VERSION = 1
 # the results page's sections, in page order; benchmarks/report.py gives each its heading and intro
 Section = Literal["speed", "strength", "search", "exploit", "training", "ablation", "rllib", "reliability"]
+OUTPUTS = ("results", "docs/results.md")  # what the records and the report write, from the repo's root
 FORMAT_SPEC = re.compile(r"^\+?,?(\.\d)?[fge%]?$")  # e.g. ".3f", ",.0f", "+.4f", ".2g", "" (as given)
 
 
@@ -86,9 +87,11 @@ def measured(section: Section, title: str, command: str, columns: Sequence[tuple
     commit, the machine's cores and its load average are filled in."""
     from training.run_folder import git_commit  # the run folders' commit reader
 
+    # records and the page they render are outputs: rewriting them leaves the measuring code clean
+
     return Record(section=section, title=title, commands=[command], note=note, source="measured",
                   columns=[Column(name=n, format=f) for n, f in columns], rows=[list(r) for r in rows],
-                  games=list(games), players=list(players), seed=seed, git_commit=git_commit(),
+                  games=list(games), players=list(players), seed=seed, git_commit=git_commit(OUTPUTS),
                   machine_cores=os.cpu_count(), load_average=[round(x, 2) for x in os.getloadavg()])
 
 
