@@ -56,6 +56,7 @@ from corruption_envs import registry
 from corruption_envs.registry import env_class
 from corruption_envs.search import can_be_guided
 
+from .results import Interval, Record, add_record_option, command_line, measured, record_name, write
 from .stats import PairedTest, paired_t_test, wilson_interval
 from .tournament import GameRecord, Job, agent_problem, default_players, play_jobs, rotations
 
@@ -67,13 +68,13 @@ DEFAULT_BEST_BOT = "heuristic"
 # Weaker bots, checked at the game's default player count only (far below the best bot, and cheap)
 BASELINES = ("random", "heuristic")
 # Fixed deals per check. On the match loop the gate's 17 checks of the committed champions take about
-# 35 CPU-seconds (benchmarks/README.md, "The strength gate").
+# 35 CPU-seconds (docs/results.md, the gate's checks).
 DEALS = {"corruption": 100, "corruptia": 50, "construction": 100}
 DEFAULT_DEALS = 60
 # Checks that fail on the committed champions and that the maintainers accept for now: (game, player
 # count, bot) -> why. Such a check prints KNOWN SHORT and does not fail the run; the check itself is
 # unchanged, so deleting an entry makes it fail again.
-_LEVEL = "level with its heuristic, as policies/construction/README.md finds at every count"
+_LEVEL = "level with its heuristic, as docs/results.md shows at every count"
 KNOWN_SHORT: dict[tuple[str, int, str], str] = {
     ("construction", 4, "heuristic"): _LEVEL,
     ("construction", 6, "heuristic"): _LEVEL,
@@ -85,7 +86,7 @@ KNOWN_SHORT: dict[tuple[str, int, str], str] = {
 FIELDS = {"corruption": "expert"}
 DEFAULT_FIELD = "heuristic"
 # Champion vs three ISMCTS seats: a report line per game, not a pass/fail check. Budget and deals are
-# sized so that .ci/run's gate grows by about a minute on 2 cores (figures in benchmarks/README.md).
+# sized so that .ci/run's gate grows by about a minute on 2 cores (figures in docs/results.md).
 SEARCH = {"corruption": ("ismcts:40", 2), "corruptia": ("ismcts:10", 2), "construction": ("ismcts:80", 2)}
 DEFAULT_SEARCH = ("ismcts:40", 2)
 
@@ -99,6 +100,7 @@ class Check:
     test: PairedTest | None = None
     players: int | None = None
     bot: str | None = None
+    win: tuple[float, float, float] | None = None  # the seat's win rate and its 95% Wilson interval
 
     def line(self) -> str:
         return f"{self.status:<12} {self.game:<13} {self.name:<28} {self.detail}"
@@ -209,7 +211,7 @@ def strength_check(game: str, spec: str, bot: str, num_players: int, deals: int,
         f"win rate {wr:.3f} [{lo:.3f}, {hi:.3f}] (1/n = {1 / n:.3f}); points advantage "
         f"{test.describe()}; needs p(>0) < {alpha}"
     )
-    return Check(game, name, "PASS" if ok else "FAIL", detail, test, n, bot)
+    return Check(game, name, "PASS" if ok else "FAIL", detail, test, n, bot, (wr, lo, hi))
 
 
 def known_short(check: Check) -> Check:
@@ -295,7 +297,7 @@ def report_search(
         cpu += f", the guided seat {mean_cpu_ms(records, 0):.0f}"
     detail = (f"{n}p, win rate {wr:.3f} [{lo:.3f}, {hi:.3f}] (1/n = {1 / n:.3f}), mean rank points "
               f"{sum(points) / len(points):.3f} (0.5 = par) over {len(records)} games; {cpu}; a report, not a check")
-    return Check(game, name, "REPORT", detail)
+    return Check(game, name, "REPORT", detail, players=n, bot=search, win=(wr, lo, hi))
 
 
 def check_candidate(
@@ -382,6 +384,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=GATE_SEED)
     p.add_argument("--workers", type=int, default=2, help="processes for the games played game by game")
     p.add_argument("--json", type=Path, default=None, help="also write the checks as JSON")
+    add_record_option(p)
     args = p.parse_args(argv)
 
     import corruption_envs
@@ -455,7 +458,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             [{"game": c.game, "check": c.name, "status": c.status, "players": c.players, "bot": c.bot,
               "detail": c.detail, "test": None if c.test is None else c.test.__dict__} for c in checks],
             indent=1))
+    if args.record is not None:
+        name = "gate" if args.candidate is None else record_name("gate-candidate", args.candidate.stem)
+        title = ("The strength gate's checks" if args.candidate is None
+                 else f"The strength gate: {args.candidate} against the champion")
+        write(gate_record(checks, command_line("benchmarks.gate", argv), args.seed, title), args.record, name)
     return 2 if count["ERROR"] else 1 if any(c.fails for c in checks) else 0
+
+
+RECORD_COLUMNS = (("verdict", ""), ("game", ""), ("check", ""), ("win rate [95% Wilson]", ".3f"),
+                  ("rank-point advantage [95% CI]", "+.4f"), ("deals", ""), ("p(>0)", ".2g"), ("p(<0)", ".2g"))
+
+
+def gate_record(checks: Sequence[Check], command: str, seed: int, title: str) -> Record:
+    """The checks as a results record: each one's verdict, win rate and paired test."""
+    rows = []
+    for c in checks:
+        win = None if c.win is None else Interval(value=c.win[0], low=c.win[1], high=c.win[2])
+        t = c.test
+        points = None if t is None else Interval(value=t.mean, low=t.low, high=t.high)
+        rows.append([c.status, c.game, c.name, win, points,
+                     *((None, None, None) if t is None else (t.n, t.p_greater, t.p_less))])
+    return measured("strength", title, command, RECORD_COLUMNS, rows,
+                    games=sorted({c.game for c in checks}), players=sorted({c.players for c in checks if c.players}),
+                    seed=seed, note="A check passes when the champion is significantly better, p(>0) < 0.01 "
+                    "(a candidate: fails when significantly weaker than the champion); KNOWN SHORT checks "
+                    "(gate.KNOWN_SHORT) do not fail the run.")
 
 
 if __name__ == "__main__":

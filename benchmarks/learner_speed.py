@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
+from benchmarks.results import add_record_option, command_line, measured, record_name, write
 from corruption_envs.core.threads import one_blas_thread
 from training import config as cfg
 
@@ -70,6 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=1)
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a config override for one more batched column (repeatable), e.g. ppo.n_epochs=2")
+    add_record_option(p)
     args = p.parse_args(argv)
     variants = dict(VARIANTS)
     if args.set:
@@ -82,8 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as e:  # ConfigError included
             print(f"error: {e}", file=sys.stderr)
             return 2
-    print("| game | " + " | ".join(names) + " | batched / wrapper, MlpPolicy | batched / wrapper |")
-    print("|---|" + "---|" * (len(names) + 2))
+    columns = [("game", ""), *((name, ",.0f") for name in names),
+               ("batched / wrapper, MlpPolicy", ".1f"), ("batched / wrapper", ".1f")]
+    print("| " + " | ".join(name for name, _ in columns) + " |")
+    print("|---|" + "---|" * (len(columns) - 1))
+    rows = []
     for game in args.game:
         best: dict[str, float | None] = dict.fromkeys(names, 0.0)
         for _ in range(args.rounds):
@@ -91,9 +96,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rate = time_learn(game, sets, args.steps, plain)
                 best[name] = None if rate is None else max(best[name] or 0.0, rate)
         batched = best["batched (config)"]
-        cells = ["-" if r is None else f"{r:,.0f}" for r in best.values()]
-        ratios = ["-" if best[w] is None else f"{batched / best[w]:.1f}x" for w in ("wrapper, MlpPolicy", "wrapper")]
-        print(f"| {game} | " + " | ".join(cells + ratios) + " |", flush=True)
+        ratios = [None if best[w] is None else round(batched / best[w], 1)
+                  for w in ("wrapper, MlpPolicy", "wrapper")]
+        rows.append([game, *(None if r is None else round(r) for r in best.values()), *ratios])
+        print("| " + " | ".join("-" if v is None else format(v, f) for v, (_, f) in zip(rows[-1], columns)) + " |",
+              flush=True)
+    if args.record is not None:
+        record = measured("speed", "Learner steps per CPU-second of training", command_line(
+            "benchmarks.learner_speed", argv), columns, rows, games=args.game)
+        write(record, args.record, record_name("learner-speed", *args.set))
     return 0
 
 

@@ -21,13 +21,16 @@ import argparse
 import os
 import sys
 import time
+from typing import Any
 
 from benchmarks.learner_speed import OFF, time_learn
+from benchmarks.results import add_record_option, command_line, measured, record_name, write
 from training import config as cfg
 from training import rllib_backend
 
 MODES = {"turn by turn": "run.vec_env=dummy", "engine": "run.vec_env=batched"}
 SAME_NETWORK = ["ppo.prior=none"]
+COLUMNS = (("backend", ""), ("env runners", ""), ("learner steps/s", ",.0f"), ("sampling alone, env steps/s", ",.0f"))
 
 
 def train_rate(config: dict, iterations: int) -> tuple[float, float]:
@@ -67,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--modes", nargs="+", choices=sorted(MODES), default=list(MODES))
     p.add_argument("--sb3-steps", type=int, default=16384, help="learner steps of the SB3 row (0: no row)")
     p.add_argument("--address", help="a running Ray cluster (default: a local Ray on 127.0.0.1)")
+    add_record_option(p)
     args = p.parse_args(argv)
     if min(args.runners) < 0 or args.iterations < 1 or args.sb3_steps < 0:
         print("error: --runners and --sb3-steps must be >= 0, --iterations >= 1", file=sys.stderr)
@@ -80,14 +84,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.game}: learner steps per second of training, {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.1f}")
     print("| backend | env runners | learner steps/s | sampling alone, env steps/s |\n|---|---|---|---|")
+    rows: list[list[Any]] = []
     for mode in args.modes:
         for n in args.runners:
             config = configs[mode].updated({"rllib.num_env_runners": n})
             train, sampling = train_rate(config, args.iterations)
+            rows.append([f"RLlib, {mode}", n, round(train), round(sampling)])
             print(f"| RLlib, {mode} | {n} | {train:,.0f} | {sampling:,.0f} |", flush=True)
     if args.sb3_steps:
         rate = time_learn(args.game, [*SAME_NETWORK, "run.vec_env=batched"], args.sb3_steps, clock=time.perf_counter)
+        rows.append(["SB3, batched rollout", None, round(rate), None])
         print(f"| SB3, batched rollout | - | {rate:,.0f} | - |", flush=True)
+    if args.record is not None:
+        record = measured("rllib", f"Training speed on RLlib beside SB3 ({args.game})",
+                          command_line("benchmarks.rllib_speed", argv), COLUMNS, rows, games=[args.game])
+        write(record, args.record, record_name("rllib-speed", args.game))
     return 0
 
 

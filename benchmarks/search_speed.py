@@ -27,6 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 
 import corruption_envs
+from benchmarks.results import Interval, add_record_option, command_line, measured, record_name, write
 from benchmarks.stats import paired_t_test
 from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.named_bots import named_bot
@@ -69,16 +70,24 @@ def simulations_per_second(spec: str, envs: Sequence[Any], engine: bool) -> floa
     return sims / cpu
 
 
-def speed(spec: str, games: Sequence[str], decisions: int) -> None:
+SPEED_COLUMNS = (("game", ""), ("one game, sims/CPU-s", ",.0f"), ("engine, sims/CPU-s", ",.0f"),
+                 ("ratio", ".1f"), ("target ratio", ".0f"))
+
+
+def speed(spec: str, games: Sequence[str], decisions: int) -> list[list[Any]]:
+    """Rows under SPEED_COLUMNS, printed as they come."""
     print(f"simulations per CPU-second, {spec}, first {decisions} decisions of player_0 "
           f"({PLAYERS} players, heuristic opponents, game seed 0)")
     print(f"{'game':<14}{'one game':>12}{'engine':>12}{'ratio':>9}")
+    rows = []
     for game in games:
         envs = positions(game, decisions)
         one, eng = (simulations_per_second(spec.format(game=game), envs, engine) for engine in (False, True))
         target = SPEED_TARGETS["@" in spec]
         verdict = "meets" if eng / one >= target else "below"
         print(f"{game:<14}{one:>12.0f}{eng:>12.0f}{eng / one:>8.1f}x  ({verdict} the {target:.0f}x target)")
+        rows.append([game, round(one), round(eng), round(eng / one, 1), target])
+    return rows
 
 
 # where the engine path's time goes: (label, the function's file suffix, its name)
@@ -126,9 +135,15 @@ def searcher_points(game: str, spec: str, deal: int, engine: bool) -> float:
     return rank_points(u.rules, u.game_state)[seat]
 
 
-def strength(spec: str, games: Sequence[str], deals: int) -> None:
+STRENGTH_COLUMNS = (("game", ""), ("one game, rank points", ".3f"), ("engine, rank points", ".3f"),
+                    ("engine minus one game [95% CI]", "+.3f"), ("p(>0)", ".2g"), ("p(<0)", ".2g"))
+
+
+def strength(spec: str, games: Sequence[str], deals: int) -> list[list[Any]]:
+    """Rows under STRENGTH_COLUMNS, printed as they come."""
     print(f"engine minus one-game rank points of the searcher ({spec}), paired over {deals} deals "
           f"({PLAYERS} players, heuristic opponents)")
+    rows = []
     for game in games:
         start = time.perf_counter()
         diffs, ones, engs = [], [], []
@@ -141,6 +156,9 @@ def strength(spec: str, games: Sequence[str], deals: int) -> None:
         test = paired_t_test(diffs)
         print(f"{game:<14} one game {np.mean(ones):.3f}, engine {np.mean(engs):.3f}: {test.describe()} "
               f"({time.perf_counter() - start:.0f} s)")
+        rows.append([game, float(np.mean(ones)), float(np.mean(engs)),
+                     Interval(value=test.mean, low=test.low, high=test.high), test.p_greater, test.p_less])
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -151,14 +169,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--strength", action="store_true", help="the paired strength test instead of speed")
     parser.add_argument("--breakdown", action="store_true", help="where the engine path's time goes")
     parser.add_argument("--deals", type=int, default=48, help="deals per game of the strength test")
+    add_record_option(parser)
     args = parser.parse_args(argv)
     one_blas_thread()
-    if args.strength:
-        strength(args.spec, args.games, args.deals)
-    elif args.breakdown:
+    if args.breakdown:
         breakdown(args.spec, args.games, args.decisions)
-    else:
-        speed(args.spec, args.games, args.decisions)
+        return
+    rows = (strength(args.spec, args.games, args.deals) if args.strength
+            else speed(args.spec, args.games, args.decisions))
+    if args.record is not None:
+        kind, columns = ("strength", STRENGTH_COLUMNS) if args.strength else ("speed", SPEED_COLUMNS)
+        title = (f"Engine search against one-game search at equal simulations ({args.spec}, {args.deals} deals)"
+                 if args.strength else f"Search simulations per CPU-second, engine and one game ({args.spec})")
+        record = measured("search", title, command_line("benchmarks.search_speed", argv), columns, rows,
+                          games=args.games, players=[PLAYERS], seed=0)
+        write(record, args.record, record_name("search", kind, args.spec, *args.games))
 
 
 if __name__ == "__main__":

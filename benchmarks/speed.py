@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from benchmarks.results import add_record_option, command_line, measured, write
 from corruption_envs.core.threads import one_blas_thread
 
 TARGET = ("corruption", 2.0)  # corruption env() should run >= 2x texas_holdem_v4 env()
@@ -237,25 +238,32 @@ def run(seconds: float, max_games: int | None, seed: int, only: Sequence[str] | 
     return [best[name] for name, _, _ in todo]
 
 
-def render(results: Sequence[Entry]) -> str:
+COLUMNS = (("env", ""), ("decisions/CPU-s", ",.0f"), (f"x {REFERENCE}", ".2f"), ("games", ","),
+           ("decisions/game", ".1f"), ("note", ""))
+
+
+def table_rows(results: Sequence[Entry]) -> list[list[Any]]:
+    """One row per entry under COLUMNS; None where an entry did not run or the anchor is missing."""
     ref = next((e.rate for e in results if e.name == REFERENCE and e.rate > 0), None)
-    head = ["env", "decisions/CPU-s", f"x {REFERENCE}", "games", "decisions/game", "note"]
-    rows = []
+    rows: list[list[Any]] = []
     for e in results:
         if e.seconds == 0:
-            rows.append([e.name, "-", "-", "-", "-", e.note])
+            rows.append([e.name, None, None, None, None, e.note])
             continue
-        ratio = f"{e.rate / ref:.2f}" if ref else "-"
-        per_game = f"{e.decisions / max(e.games, 1):.1f}"
-        rows.append([e.name, f"{e.rate:,.0f}", ratio, str(e.games), per_game, e.note])
-    widths = [max(len(x) for x in col) for col in zip(head, *rows)]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in [head, *rows]]
-    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+        ratio = round(e.rate / ref, 2) if ref else None
+        rows.append([e.name, round(e.rate), ratio, e.games, round(e.decisions / max(e.games, 1), 1), e.note])
+    return rows
+
+
+def verdicts(results: Sequence[Entry]) -> list[str]:
+    """The targets met or missed: our env() against the anchor, each batched engine against its env()."""
+    ref = next((e.rate for e in results if e.name == REFERENCE and e.rate > 0), None)
+    lines = []
     game, factor = TARGET
     ours = next((e.rate for e in results if e.name == f"{game} env()"), None)
     if ours and ref:
         verdict = "meets" if ours >= factor * ref else "MISSES"
-        lines.append(f"\n{game} env() runs {ours / ref:.2f}x {REFERENCE}: {verdict} the >= {factor:g}x target")
+        lines.append(f"{game} env() runs {ours / ref:.2f}x {REFERENCE}: {verdict} the >= {factor:g}x target")
     for game, factor in VECTOR_TARGETS.items():
         single = next((e.rate for e in results if e.name == f"{game} env()" and e.rate > 0), None)
         rows = [e for e in results if e.name.startswith(f"{game} vector") and e.rate > 0]
@@ -264,7 +272,18 @@ def render(results: Sequence[Entry]) -> str:
             verdict = "meets" if top.rate >= factor * single else "MISSES"
             lines.append(f"{top.name} (its fastest batched row) runs {top.rate / single:.1f}x {game} env(): "
                          f"{verdict} the >= {factor:g}x target")
-    return "\n".join(lines)
+    return lines
+
+
+def render(results: Sequence[Entry]) -> str:
+    head = [name for name, _ in COLUMNS]
+    rows = [["-" if v is None else format(v, spec) for v, (_, spec) in zip(row, COLUMNS)]
+            for row in table_rows(results)]
+    widths = [max(len(x) for x in col) for col in zip(head, *rows)]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in [head, *rows]]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    verdict = verdicts(results)
+    return "\n".join(lines + (["", *verdict] if verdict else []))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -277,8 +296,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--only", nargs="+", default=None,
                    help=f"substrings of entry names to run ({REFERENCE} always runs)")
+    add_record_option(p)
     args = p.parse_args(argv)
-    print(render(run(args.seconds, args.games, args.seed, args.only, args.rounds)))
+    results = run(args.seconds, args.games, args.seed, args.only, args.rounds)
+    print(render(results))
+    if args.record is not None:
+        record = measured("speed", "Random play against the anchors", command_line("benchmarks.speed", argv),
+                          COLUMNS, table_rows(results), seed=args.seed, note="\n".join(verdicts(results)),
+                          games=sorted(VECTOR_TARGETS))
+        write(record, args.record, "speed")
     return 0
 
 

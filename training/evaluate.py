@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import corruption_envs
@@ -86,35 +87,74 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--policy", required=True, help="an exported policy .npz, or 'heuristic' / 'random'")
     p.add_argument("--baselines", nargs="+", default=["random", "heuristic"])
     p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--players", type=int, nargs="+", default=[4], help="player counts, each on its own deals")
     p.add_argument("--seed", type=int, default=2026, help="deal seed (differs from training's eval seed)")
+    p.add_argument("--record", type=Path, default=None, metavar="DIR",
+                   help="also write the table as a JSON record to DIR (benchmarks/results.py; needs the bench extra)")
     args = p.parse_args(argv)
+    policies = {}
     try:  # every input checked before the first game: a bad one is one line, not a traceback
-        env = corruption_envs.env(args.game, num_players=args.players)
-        policy = make_agent(args.policy, env, seed=args.seed)
-        env_config = trained_env_config(policy)
-        corruption_envs.env(args.game, num_players=args.players, **env_config)
-        for baseline in args.baselines:
-            make_agent(baseline, env)
+        for n in args.players:
+            env = corruption_envs.env(args.game, num_players=n)
+            policies[n] = make_agent(args.policy, env, seed=args.seed)
+            env_config = trained_env_config(policies[n])
+            corruption_envs.env(args.game, num_players=n, **env_config)
+            for baseline in args.baselines:
+                make_agent(baseline, env)
         if args.games < 1:
             raise ValueError(f"--games {args.games}: give at least 1 game")
     except ValueError as e:  # an unknown game or agent, a bad player count, a corrupt policy file
         print(f"error: {e}", file=sys.stderr)
         return 2
-    rows = []
-    k = args.players - 1
-    for baseline in args.baselines:
-        for reverse in (False, True):
-            r = evaluate(policy, args.game, baseline, args.games, args.players, args.seed, env_config,
-                         reverse=reverse)
-            rows.append(r.as_dict())
-            lo, hi = r.interval
-            who = f"one {baseline} vs {k} x {args.policy}" if reverse else f"{args.policy} vs {k} x {baseline}"
-            print(f"{args.game}: {who}: win rate {r.rate:.3f} (95% Wilson [{lo:.3f}, {hi:.3f}], "
-                  f"{r.games} games, seed {args.seed})", flush=True)
+    rows, results = [], []
+    for n, policy in policies.items():
+        k, env_config = n - 1, trained_env_config(policy)
+        for baseline in args.baselines:
+            for reverse in (False, True):
+                r = evaluate(policy, args.game, baseline, args.games, n, args.seed, env_config, reverse=reverse)
+                results.append(r)
+                rows.append(r.as_dict())
+                lo, hi = r.interval
+                who = f"one {baseline} vs {k} x {args.policy}" if reverse else f"{args.policy} vs {k} x {baseline}"
+                print(f"{args.game}: {who}: win rate {r.rate:.3f} (95% Wilson [{lo:.3f}, {hi:.3f}], "
+                      f"{r.games} games, seed {args.seed})", flush=True)
     print(json.dumps(rows))
+    if args.record is not None:
+        from benchmarks.results import command_line, record_name, write
+
+        record = strength_record(args.policy, args.game, results, command_line("training.evaluate", argv),
+                                 args.seed)
+        counts = "-".join(map(str, policies))
+        name = record_name("strength", args.game, Path(args.policy).stem, f"{counts}p", *args.baselines,
+                           f"seed{args.seed}")
+        write(record, args.record, name)
     return 0
 
+
+RECORD_COLUMNS = (("who sits alone", ""), ("against", ""), ("players", ""), ("games", ","),
+                  ("win rate [95% Wilson]", ".3f"), ("chance", ".3f"))
+
+
+def strength_rows(policy: str, results: list[Result]) -> list[list[Any]]:
+    """Rows under RECORD_COLUMNS: who sits alone against whom, the lone seat's win rate and interval."""
+    rows = []
+    for r in results:
+        alone, others = (r.baseline, f"{r.num_players - 1} x {policy}") if r.reverse else (
+            policy, f"{r.num_players - 1} x {r.baseline}")
+        lo, hi = r.interval
+        rows.append([alone, others, r.num_players, r.games, {"value": r.rate, "low": lo, "high": hi},
+                     1 / r.num_players])
+    return rows
+
+
+def strength_record(policy: str, game: str, results: list[Result], command: str, seed: int) -> Any:
+    """Both directions as a results record (benchmarks.results.Record): the policy alone against copies
+    of each baseline, and one of each baseline alone against copies of the policy."""
+    from benchmarks.results import measured
+
+    counts = sorted({r.num_players for r in results})
+    return measured("strength", f"{game}, {'/'.join(map(str, counts))} players: {policy} against bots, both ways",
+                    command, RECORD_COLUMNS, strength_rows(policy, results), games=[game], players=counts, seed=seed)
 
 if __name__ == "__main__":
     raise SystemExit(main())

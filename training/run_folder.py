@@ -9,7 +9,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import yaml
 
@@ -28,12 +28,14 @@ REPO = Path(__file__).resolve().parent.parent
 SAMPLE_GAMES = 2  # logged games of the final policy in samples/, each with its replay page
 
 
-def git_commit() -> str:
-    """HEAD of the repo, with '-dirty' when tracked files differ from it."""
+def git_commit(ignore: Sequence[str] = ()) -> str:
+    """HEAD of the repo, with '-dirty' when tracked files differ from it (files under `ignore`, paths from
+    the repo's root, aside)."""
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
                               check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                *(f":(exclude){p}" for p in ignore)], cwd=REPO,
                                capture_output=True, text=True).stdout.strip()
         return head + ("-dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):

@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Sequence
 
 from corruption_envs.core.threads import one_blas_thread
+from ..results import add_record_option, command_line, record_name, write
 from . import __doc__ as DESCRIPTION
 from .games import save_games
 from .lookup import player_counts, setup_problem
-from .report import render_text, write_outputs
+from .report import render_text, tournament_record, write_outputs
 from .scoring import run_tournament
 from .seating import make_jobs
 
@@ -33,6 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--save-games", type=Path, default=None, metavar="DIR",
                    help="also write the first games as play --log files with HTML replay pages to DIR")
     p.add_argument("--save-count", type=int, default=2, metavar="K", help="games to save (default 2)")
+    add_record_option(p)
     args = p.parse_args(argv)
     if args.save_count < 1:
         p.error(f"--save-count {args.save_count}: give at least 1 (or leave out --save-games)")
@@ -48,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = "python -m benchmarks.tournament " + " ".join(sys.argv[1:] if argv is None else argv)
         paths = write_outputs(result, args.out, command)
         print("\nwrote " + ", ".join(str(v) for v in paths.values()))
+    if args.record is not None:
+        name = record_name("tournament", args.game, *map(str, players), *args.agents,
+                           f"seed{args.seed}")
+        write(tournament_record(result, command_line("benchmarks.tournament", argv)), args.record, name)
     if args.save_games is not None:
         jobs = make_jobs(players, len(args.agents), args.games, args.seed)[: args.save_count]
         saved = save_games(args.game, args.agents, jobs, args.save_games)

@@ -8,6 +8,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from corruption_envs.search import is_search_spec
+from ..results import Interval, Record, measured
 from .scoring import TournamentResult
 
 
@@ -129,3 +131,30 @@ def write_outputs(result: TournamentResult, out: Path, command: str | None = Non
     paths["markdown"].write_text(render_markdown(result, command))
     plot(result, paths["png"])
     return paths
+
+
+RECORD_COLUMNS = (("players", ""), ("agent", ""), ("seats", ","), ("win rate [95% Wilson]", ".3f"),
+                  ("mean rank [95% CI]", ".2f"), ("score share [95% CI]", ".3f"), ("OpenSkill ordinal", ".2f"),
+                  ("CPU ms/move", ".1f"))
+
+
+def _interval(v: float, ci: Sequence[float]) -> Interval | float:
+    return v if any(math.isnan(x) for x in ci) else Interval(value=v, low=ci[0], high=ci[1])
+
+
+def _number(x: float | None) -> float | None:
+    return None if x is None or math.isnan(x) else x
+
+
+def tournament_record(result: TournamentResult, command: str) -> Record:
+    """The tournament as a results record: each agent at each player count, best OpenSkill ordinal first."""
+    rows = []
+    for n, s in (result.by_players or {result.players[0]: result.summary}).items():
+        for label, a in sorted(s["agents"].items(), key=lambda kv: -kv[1]["rating_ordinal"]):
+            rows.append([n, label, a["seats"], _interval(a["win_rate"], a["win_rate_ci"]),
+                         _interval(a["mean_rank"], a["mean_rank_ci"]), _interval(a["score_share"], a["score_share_ci"]),
+                         a["rating_ordinal"], _number(a.get("cpu_ms_per_move"))])
+    title = f"{result.game}, {'/'.join(map(str, result.players))} players: {' '.join(result.specs)}"
+    return measured("search" if any(is_search_spec(x) for x in result.specs) else "strength", title, command,
+                    RECORD_COLUMNS, rows, games=[result.game], players=list(result.players), seed=result.seed,
+                    note=f"{result.summary['games']} games, duplicate play (every deal in every seat rotation).")

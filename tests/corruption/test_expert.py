@@ -1,5 +1,5 @@
 """The expert Corruption bot: legal, seeded, blind to what its seat cannot see, and stronger than the
-heuristic (its league figures are in benchmarks/README.md)."""
+heuristic (its league figures are in docs/results.md)."""
 import numpy as np
 import pytest
 
