@@ -5,10 +5,11 @@
     batch = engine.reset()
     batch = engine.step(actions)        # one action per game, legal in its batch.action_mask row
 
-Each game's engine is a second implementation of the rules in `corruption_envs/<game>/`, compiled with
-numba: observations and masks are exactly the AEC env's encoding, so a policy moves between the two
-unchanged, and `tests/vector/` holds the two to each other decision by decision. Needs numba
-(`pip install corruption-envs[vector]`); the AEC envs do not.
+Each game's engine, in its own folder (`corruption_envs/<game>/engine.py`), is a second implementation
+of its rules compiled with numba, over the machinery shared here (`engine.py`, `compiled.py`,
+`numpy_rng.py`, `outcome.py`, `sampling.py`): observations and masks are exactly the AEC env's encoding,
+so a policy moves between the two unchanged, and `tests/vector/` holds the two to each other decision by
+decision. Needs numba (`pip install corruption-envs[vector]`); the AEC envs do not.
 """
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ from .engine import WAIT, Batch, VectorEngine
 
 # game name -> "module:class" of its batched engine (code registers engines, never a file)
 ENGINES: dict[str, str] = {
-    "corruption": "corruption_envs.vector.corruption:CorruptionEngine",
-    "corruptia": "corruption_envs.vector.corruptia:CorruptiaEngine",
-    "construction": "corruption_envs.vector.construction:ConstructionEngine",
+    "corruption": "corruption_envs.corruption.engine:CorruptionEngine",
+    "corruptia": "corruption_envs.corruptia.engine:CorruptiaEngine",
+    "construction": "corruption_envs.construction.engine:ConstructionEngine",
 }
 
 
