@@ -18,7 +18,7 @@ import corruption_envs
 from corruption_envs import vector
 from corruption_envs.bots import is_bot_name, make_agent
 from corruption_envs.core.config import ConfigError, Option
-from corruption_envs.registry import rules_class
+from corruption_envs.registry import get_game
 from corruption_envs.search import is_search_spec
 
 
@@ -267,7 +267,7 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
             key.validate(f"{section}.{k}", config[section][k])
     if "num_players" in config["env"]:
         raise ConfigError("config env.num_players is not allowed; set run.players: [min, max] instead")
-    rules = rules_class(game)
+    rules = get_game(game).rules
     lo, hi = config["run"]["players"]
     if not rules.min_players <= lo <= hi <= rules.max_players:
         raise ConfigError(
@@ -488,7 +488,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
 def with_game_defaults(config: dict[str, Any]) -> dict[str, Any]:
     """Player counts left unset take the game's default count (always within its range)."""
     if config.get("game") in corruption_envs.GAMES:
-        n = rules_class(config["game"]).default_players
+        n = get_game(config["game"]).rules.default_players
         if config["run"]["players"] is None:
             config["run"]["players"] = [n, n]
         if config["eval"]["num_players"] is None:
