@@ -19,7 +19,6 @@ import numpy as np
 
 import corruption_envs
 from corruption_envs.bots import make_agent
-from corruption_envs.core.agents import start_game
 from corruption_envs.core.rewards import win_shares
 from corruption_envs.corruption.codec import ACTIONS
 from corruption_envs.corruption.tables import BRIBE_VALUES, CONTRACT_VALUE, KIND_NAMES
@@ -36,7 +35,7 @@ def tally(policy: str, field: str, games: int, seed: int, greedy: bool) -> dict[
         me = g % 4
         env.reset(seed=seed * 1_000_003 + g)
         for a in (me_agent, *bots):
-            start_game(a)
+            a.start_game()
         targets: dict[tuple[int, int], set[int]] = {}
         while not env.terminations[env.agent_selection]:
             name = env.agent_selection

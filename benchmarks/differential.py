@@ -24,7 +24,7 @@ import numpy as np
 
 from corruption_envs.core.rewards import ranks, terminal_rewards
 from corruption_envs.core.rules import GameState, Rules
-from corruption_envs.registry import game_module, make_env
+from corruption_envs.registry import get_game, make_env
 from corruption_envs.vector import WAIT, VectorEngine, engine_class, list_games
 
 PLAYS = ("random", "heuristic")
@@ -62,7 +62,7 @@ TWINS: dict[str, Twin] = {
 
 # --- the actions both sides play --------------------------------------------------------------------
 def chooser(game: str, play: str, counts: Sequence[int], seed: int, **config: Any) -> Chooser:
-    """'random': a uniform legal action; 'heuristic': the game's HeuristicAgent of the player count."""
+    """'random': a uniform legal action; 'heuristic': the game's heuristic bot of the player count."""
     if play == "random":
         rng = np.random.default_rng(seed)
 
@@ -71,7 +71,7 @@ def chooser(game: str, play: str, counts: Sequence[int], seed: int, **config: An
             return int(legal[rng.integers(legal.size)])
         return random_action
     if play == "heuristic":
-        agent_class = game_module(game).HeuristicAgent
+        agent_class = get_game(game).bots["heuristic"]
         agents = {n: agent_class(make_env(game, num_players=n, **config), seed=seed + n) for n in counts}
         return lambda n, obs, mask: int(agents[n].act(obs, mask))
     raise ValueError(f"play={play!r}: choose one of {PLAYS}")

@@ -32,9 +32,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from corruption_envs.core.agents import seed_agent
 from corruption_envs.core.threads import one_blas_thread
-from corruption_envs.registry import game_submodule, rules_class
+from corruption_envs.registry import get_game, rules_class
 
 from .tournament.games import pool_context, progress_bar
 from .tournament.report import text_table
@@ -104,7 +103,7 @@ class Runner:
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        self.check: Callable[[Any, Any], None] = game_submodule(setup.game, "invariants").check_invariants
+        self.check: Callable[[Any, Any], None] = get_game(setup.game).invariants
         self.envs: dict[int, Any] = {}
         self.bots: dict[tuple[int, int, str], Any] = {}
 
@@ -121,7 +120,7 @@ class Runner:
             from corruption_envs.bots import make_agent
 
             self.bots[key] = make_agent(self.setup.champion if kind == "champion" else kind, self.env(n), 0)
-        seed_agent(self.bots[key], seed)
+        self.bots[key].seed(seed)
         return self.bots[key]
 
     def play(self, index: int) -> Outcome:

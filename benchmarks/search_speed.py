@@ -30,7 +30,6 @@ import corruption_envs
 from benchmarks.results import Interval, add_record_option, command_line, measured, record_name, write
 from benchmarks.stats import paired_t_test
 from corruption_envs.core.threads import one_blas_thread
-from corruption_envs.named_bots import named_bot
 from corruption_envs.search import search_agent
 from corruption_envs.search.base import rank_points
 
@@ -42,9 +41,10 @@ SPEED_TARGETS = (20.0, 10.0)
 
 def positions(game: str, decisions: int, seed: int = 0) -> list[Any]:
     """Envs at player_0's first `decisions` decisions that have a choice, in a game among heuristics."""
-    env = corruption_envs.env(game, num_players=PLAYERS)
+    game = corruption_envs.get_game(game)
+    env = game.env(num_players=PLAYERS)
     env.reset(seed=seed)
-    bots = {a: named_bot("heuristic", env, seed * PLAYERS + i) for i, a in enumerate(env.agents)}
+    bots = {a: game.bot("heuristic", env, seed * PLAYERS + i) for i, a in enumerate(env.agents)}
     out = []
     while len(out) < decisions and not all(env.terminations.values()):
         agent = env.agent_selection
@@ -125,7 +125,8 @@ def searcher_points(game: str, spec: str, deal: int, engine: bool) -> float:
     env.reset(seed=deal)
     seat = deal % PLAYERS
     searcher = search_agent(spec, env, seed=deal, engine=engine)
-    bots = {a: named_bot("heuristic", env, deal * PLAYERS + i) for i, a in enumerate(env.agents)}
+    bots = {a: corruption_envs.get_game(game).bot("heuristic", env, deal * PLAYERS + i)
+            for i, a in enumerate(env.agents)}
     bots[env.agents[seat]] = searcher
     while not all(env.terminations.values()):
         agent = env.agent_selection

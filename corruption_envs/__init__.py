@@ -18,28 +18,30 @@ from .core import (
     PolicyFileError,
     RandomAgent,
 )
-from .registry import GAMES, game_module, list_games, register, unregister
+from .core.game import Game
+from .registry import GAMES, get_game, list_games, register, unregister
 
 __version__ = "0.1.0"
 
 
-def env(game: str, **config: Any) -> GameEnv:
+def env(game: str | Game, **config: Any) -> GameEnv:
     """The AEC env of `game` (e.g. env("corruption", num_players=4, reward="rank"))."""
-    return game_module(game).env(**config)
+    return get_game(game).env(**config)
 
 
-def raw_env(game: str, **config: Any) -> GameEnv:
-    return game_module(game).raw_env(**config)
+def raw_env(game: str | Game, **config: Any) -> GameEnv:
+    return get_game(game).raw_env(**config)
 
 
-def parallel_env(game: str, **config: Any) -> ParallelEnv:
-    """`game` as a PettingZoo ParallelEnv, for clients that take only those: its module's
-    `parallel_env` (each step() takes the action of the one agent on turn, the others' are ignored)."""
-    return game_module(game).parallel_env(**config)
+def parallel_env(game: str | Game, **config: Any) -> ParallelEnv:
+    """`game` as a PettingZoo ParallelEnv, for clients that take only those (each step() takes the
+    action of the one agent on turn, the others' are ignored)."""
+    return get_game(game).parallel_env(**config)
 
 
 __all__ = [
     "GAMES",
+    "Game",
     "GameEnv",
     "GameOverError",
     "IllegalActionError",
@@ -48,7 +50,7 @@ __all__ = [
     "PolicyFileError",
     "RandomAgent",
     "env",
-    "game_module",
+    "get_game",
     "list_games",
     "parallel_env",
     "raw_env",

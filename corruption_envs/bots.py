@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from .core import Agent, GameEnv
-from .named_bots import NAMED_BOTS, named_bot
+from .named_bots import bot_names, named_bot
 from .policy import load_policy
-from .registry import import_attr
+from .registry import game_of, import_attr
 from .search import is_search_spec, search_agent
 
 SPECS = ("'random', 'heuristic', 'expert' (Corruption), 'ismcts[:BUDGET[:ROLLOUT]][@POLICY_FILE]', "
@@ -19,7 +19,7 @@ def is_bot_name(spec: object) -> bool:
     """A bot the project names ('random', 'heuristic', 'expert' or a search spec), not a policy file:
     what a config may name as an opponent, a baseline or a teacher. Whether the game has it is
     `make_agent`'s to say."""
-    return isinstance(spec, str) and (spec in NAMED_BOTS or is_search_spec(spec))
+    return isinstance(spec, str) and (spec in bot_names() or is_search_spec(spec))
 
 
 def make_agent(
@@ -34,8 +34,8 @@ def make_agent(
     env = env.unwrapped
     if not isinstance(spec, (str, Path)) or not str(spec).strip():
         raise ValueError(f"agent spec {spec!r} is empty or not text; use {SPECS}")
-    if spec in NAMED_BOTS:
-        return named_bot(spec, env, seed)
+    if spec in bot_names():
+        return named_bot(spec, game_of(env), env, seed)
     if is_search_spec(spec):
         return search_agent(spec, env, seed=seed)
     if Path(spec).is_file():
@@ -43,5 +43,9 @@ def make_agent(
     if Path(spec).exists():
         raise ValueError(f"agent spec {str(spec)!r} is a folder, not a policy file; use {SPECS}")
     if allow_code and ":" in str(spec):
-        return import_attr(str(spec))(env, seed=seed)
+        bot = import_attr(str(spec))(env, seed=seed)
+        if not isinstance(bot, Agent):
+            raise ValueError(f"agent spec {str(spec)!r} made a {type(bot).__name__}, not a bot: subclass "
+                             "corruption_envs.core.Agent (define act or act_batch)")
+        return bot
     raise ValueError(f"unknown agent {str(spec)!r}: use {SPECS}")

@@ -9,12 +9,10 @@ from typing import Any
 
 from .bots import make_agent
 from .core import Agent
-from .core.agents import bind_agent, is_mixture, start_game, starts_each_game
+from .core.game import Game
 from .core.rewards import win_shares
 from .match import play_match
-from .policy import NumpyPolicy
-from .registry import game_module
-from .search.base import SearchAgent
+from .registry import get_game
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -56,18 +54,9 @@ class Result:
                 "win_rate": self.rate, "ci_low": lo, "ci_high": hi, "reverse": self.reverse}
 
 
-def plays_on_batches(agent: Agent) -> bool:
-    """Whether the match loop can seat `agent`: a search bot plans on the AEC game itself, and an agent
-    that starts each game anew (`start_game`) plays game by game, unless it is a mixture, whose members
-    the match loop seats per game."""
-    if isinstance(agent, SearchAgent):
-        return False
-    return not starts_each_game(agent) or is_mixture(agent)
-
-
 def evaluate(
     agent: Agent,
-    game: str,
+    game: str | Game,
     baseline: str,
     games: int,
     num_players: int = 4,
@@ -81,10 +70,10 @@ def evaluate(
     baseline plays as its file says, or greedy / sampling by `baseline_sample`. With `reverse`, one
     `baseline` bot sits in the rotating seat against n-1 copies of `agent`, and the result counts the
     bot's wins: a policy that only wins as the odd one out shows here."""
-    env = game_module(game).env(num_players=num_players, **(env_config or {}))
-    bind_agent(agent, env, seed)  # a policy with a prior, or a search bot, plays in this env
-    if isinstance(agent, NumpyPolicy):
-        agent.seed(seed)  # a sampling policy draws the same moves on the same deals
+    game = get_game(game)
+    env = game.env(num_players=num_players, **(env_config or {}))
+    agent.bind(env, seed)  # a policy with a prior, or a search bot, plays in this env
+    agent.seed(seed)  # an agent that draws (a sampling policy) draws the same moves on the same deals
     bots = [make_agent(baseline, env, seed=seed * 1000 + s, sample=baseline_sample) for s in range(num_players)]
     # the lone seat's agent, and the agent of every other seat s
     lone, others = (bots[0], [agent] * num_players) if reverse else (agent, bots)
@@ -93,11 +82,11 @@ def evaluate(
     return Result(baseline, num_players, games, wins, reverse)
 
 
-def _rotating_seat_wins(game: str, env: Any, lone: Agent, others: list[Agent], deals: list[int],
+def _rotating_seat_wins(game: Game, env: Any, lone: Agent, others: list[Agent], deals: list[int],
                         env_config: dict[str, Any] | None) -> float:
     """Win shares of `lone`, seated at g mod n on deal g, with `others[s]` in every other seat s."""
     n = len(others)
-    if all(plays_on_batches(a) for a in (lone, *others)):
+    if all(a.plays_on_batches for a in (lone, *others)):
         # agent 0 is `lone`, agent 1 + s the one of seat s (copies of one agent share its index)
         index = {id(lone): 0}
         members = [lone]
@@ -113,7 +102,7 @@ def _rotating_seat_wins(game: str, env: Any, lone: Agent, others: list[Agent], d
         me = g % n
         env.reset(seed=deal)
         for a in {id(a): a for a in (lone, *others)}.values():
-            start_game(a)  # a mixture policy draws the member that plays this game
+            a.start_game()  # a mixture policy draws the member that plays this game
         while not env.terminations[env.agent_selection]:
             agent_name = env.agent_selection
             seat = env.agent_name_mapping[agent_name]

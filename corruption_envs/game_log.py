@@ -17,8 +17,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from . import env as make_env
-from . import game_module, list_games
+from .registry import get_game, list_games
 from .core import GameEnv
 from .core.rewards import winners
 
@@ -151,8 +150,8 @@ def _check_header(path: str, header: dict[str, Any]) -> None:
     if game not in list_games():
         raise LogError(
             f"{path} names game {game!r}, which is not registered; a log may name only a registered game "
-            f"({', '.join(list_games())}); for a game of your own, call corruption_envs.register(name, "
-            "module) in your code and replay with corruption_envs.play.main(['--replay', FILE])"
+            f"({', '.join(list_games())}); for a game of your own, call corruption_envs.register(Game(...)) "
+            "in your code and replay with corruption_envs.play.main(['--replay', FILE])"
         )
     if header["seed"] < 0:
         raise LogError(f"{path}: the header's seed {header['seed']} is negative; a seed is an integer >= 0; "
@@ -161,7 +160,7 @@ def _check_header(path: str, header: dict[str, Any]) -> None:
     if bad:
         raise LogError(f"{path}: the header's config {bad!r:.120} holds values that are not a number, text, "
                        f"true/false or null; {FIX}")
-    known = game_module(game).raw_env.rules_class.all_options()
+    known = get_game(game).rules.all_options()
     unknown = sorted(set(header["config"]) - set(known))
     if unknown:
         raise LogError(f"{path}: the header's config has unknown key(s) {unknown!r:.120} for game {game!r}; "
@@ -172,7 +171,7 @@ def replay_env(path: str, header: dict[str, Any]) -> GameEnv:
     """The env of a checked header, reset with its seed; LogError if its config, players or seats do
     not fit the game."""
     try:
-        env = make_env(header["game"], **header["config"])
+        env = get_game(header["game"]).env(**header["config"])
     except ValueError as e:
         raise LogError(f"{path}: the header's config does not fit game {header['game']!r}: {e}") from None
     agents = env.possible_agents

@@ -17,7 +17,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import vector
-from .core.agents import Agent, act_batch, is_mixture
+from .core.agents import Agent
+from .core.game import Game
 
 # called at each step with (game indices, the seats on turn, observations, masks, the agents' actions);
 # it may return other legal actions to play instead (exploration), or None
@@ -39,12 +40,10 @@ class MatchResults:
 
 
 def seat_members(agents: list[Agent], table: np.ndarray) -> list[Agent]:
-    """Agents with each mixture's members added, `table` (game x seat -> agent index) pointing every
-    mixture seat at the member it draws for that game."""
+    """Agents with each one's members added (`member_policies`: a mixture's, else itself), `table` (game x
+    seat -> agent index) pointing every seat at the member its agent draws for that game."""
     out = list(agents)
     for k, agent in enumerate(agents):
-        if not is_mixture(agent):
-            continue
         first = len(out)
         out.extend(agent.member_policies())
         for g, s in zip(*np.nonzero(table == k)):  # row-major: game by game, seat by seat
@@ -53,7 +52,7 @@ def seat_members(agents: list[Agent], table: np.ndarray) -> list[Agent]:
 
 
 def play_match(
-    game: str,
+    game: str | Game,
     agents: Sequence[Agent],
     lineups: Sequence[Sequence[int]],
     env_seeds: Sequence[int],
@@ -94,7 +93,7 @@ def play_match(
         for k, agent in enumerate(agents):
             rows = np.flatnonzero(who == k)
             if rows.size:
-                actions[rows] = act_batch(agent, batch.observation[rows], batch.action_mask[rows])
+                actions[rows] = agent.act_batch(batch.observation[rows], batch.action_mask[rows])
         rows = np.flatnonzero(live)
         if observer is not None:
             seen = batch.observation[rows]

@@ -16,7 +16,7 @@ that is malformed, cut short, or whose moves are not legal or do not give the lo
 with one line and exit status 2, before any step is shown.
 
 Games are named, never loaded from a module path: to play or replay a game of your own, register it in
-code, `corruption_envs.register("my_game", "my_package.my_game")`, then call
+code, `corruption_envs.register(my_package.my_game.GAME)`, then call
 `corruption_envs.play.main([...])`.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from . import game_module, list_games
+from .registry import get_game, list_games
 from .bots import make_agent
 from .core import Agent, GameEnv
 from .game_log import GameLog, LogError, check_moves, game_over, read_log, replay_env, results
@@ -88,9 +88,9 @@ def build_env(game: str, config: dict[str, Any]) -> GameEnv:
     """The env of a registered game."""
     if game not in list_games():
         raise UsageError(f"unknown or not installed game {game!r}; installed: {list_games()} (a game of "
-                         "your own: corruption_envs.register(name, module) in code, then play.main)")
+                         "your own: corruption_envs.register(Game(...)) in code, then play.main)")
     try:
-        return game_module(game).env(**config)
+        return get_game(game).env(**config)
     except ValueError as e:  # a config key or value the game does not take
         raise UsageError(str(e)) from None
 

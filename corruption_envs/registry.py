@@ -1,36 +1,32 @@
 """Which game a name means, and the one resolver of the strings that name code.
 
-A game is registered by code (`register`); a file (a replay log, a config, a policy's metadata) can
-only name a registered game, so reading a file never imports anything it names. A `module:attr` string
-is imported only by `import_attr`, for specs a person typed on a command line (`benchmarks.tournament
---game tests.core.toy:ToyEnv`, `--agents my_bots:Greedy`) or gave in code.
+A game is registered by code (`register(Game(...))`); a file (a replay log, a config, a policy's metadata)
+can only name a registered game, so reading a file never imports anything it names. A name is looked up
+once, where it comes in (`get_game`), and the `Game` is handed on. A `module:attr` string is imported only
+by `import_attr`, for specs a person typed on a command line (`benchmarks.tournament --game
+tests.core.toy:ToyEnv`, `--agents my_bots:Greedy`) or gave in code.
 """
 from __future__ import annotations
 
 import importlib
-import importlib.util
-from types import ModuleType
 from typing import Any
 
-# game name -> module that defines env(), raw_env() (whose rules_class is the game's Rules),
-# parallel_env() and HeuristicAgent
-GAMES: dict[str, str] = {
-    "corruption": "corruption_envs.corruption",
-    "corruptia": "corruption_envs.corruptia",
-    "construction": "corruption_envs.construction",
-}
+from . import construction, corruptia, corruption
+from .core import GameEnv
+from .core.game import Game
+
+# game name -> its description; the games this package ships, then any that code registers
+GAMES: dict[str, Game] = {g.name: g for g in (corruption.GAME, corruptia.GAME, construction.GAME)}
 
 
-def register(name: str, module: str) -> None:
-    """Make game `name` playable by name, from `module` (which defines env() and raw_env(),
-    `parallel_env = core.parallel_env_fn(env)` for `parallel_env(name)`, and HeuristicAgent for
-    'heuristic' bots). Only code registers a game: a file (a replay log, a config)
-    can only name one registered here, so reading a file never imports anything it names."""
-    if not (isinstance(name, str) and name.isidentifier()):
-        raise ValueError(f"game name {name!r} must be an identifier, e.g. 'my_game'")
-    if GAMES.get(name, module) != module:
-        raise ValueError(f"game {name!r} is already registered to {GAMES[name]}; pick another name")
-    GAMES[name] = module
+def register(game: Game) -> None:
+    """Make `game` playable by its name: its env, bots and engine. Only code registers a game: a file (a
+    replay log, a config) can only name one registered here, so reading a file never imports anything."""
+    if not isinstance(game, Game):
+        raise TypeError(f"register takes a Game (corruption_envs.core.game.Game), not {type(game).__name__}")
+    if GAMES.get(game.name, game) is not game:
+        raise ValueError(f"game {game.name!r} is already registered ({GAMES[game.name].about}); pick another name")
+    GAMES[game.name] = game
 
 
 def unregister(name: str) -> None:
@@ -41,20 +37,29 @@ def unregister(name: str) -> None:
 
 
 def list_games() -> list[str]:
-    """The names of the games whose module is installed."""
-    return [g for g in GAMES if importlib.util.find_spec(GAMES[g]) is not None]
+    """The names of the registered games."""
+    return list(GAMES)
 
 
-def game_module(game: str) -> ModuleType:
+def get_game(game: str | Game) -> Game:
+    """The registered game a name means (a `Game` is handed back as it is)."""
+    if isinstance(game, Game):
+        return game
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; choose one of {list(GAMES)}")
-    return importlib.import_module(GAMES[game])
+    return GAMES[game]
 
 
-def game_submodule(game: str, part: str) -> ModuleType:
-    """A registered game's module `part` (e.g. 'invariants')."""
-    game_module(game)
-    return importlib.import_module(f"{GAMES[game]}.{part}")
+def game_of(env: GameEnv) -> Game:
+    """The game an env plays, for entry points handed an env: the registered game of its rules class, or,
+    for an env of a game not registered (a 'module:attr' env class), a description of it alone (no bots
+    but 'random', no engine)."""
+    env = env.unwrapped
+    rules = type(env.rules)
+    for game in GAMES.values():
+        if game.rules is rules:
+            return game
+    return Game(name=rules.name, about=f"{rules.name} (not registered)", raw_env=type(env), env=type(env))
 
 
 def import_attr(spec: str) -> Any:
@@ -68,7 +73,7 @@ def import_attr(spec: str) -> Any:
 
 def env_class(game: str) -> Any:
     """The env class of a registered game, or the class a 'module:attr' spec names."""
-    return import_attr(game) if ":" in game else game_module(game).raw_env
+    return import_attr(game) if ":" in game else get_game(game).raw_env
 
 
 def rules_class(game: str) -> Any:
@@ -78,4 +83,4 @@ def rules_class(game: str) -> Any:
 
 def make_env(game: str, **config: Any) -> Any:
     """The AEC env of a registered game (wrapped as its env() does), or of a 'module:attr' env class."""
-    return import_attr(game)(**config) if ":" in game else game_module(game).env(**config)
+    return import_attr(game)(**config) if ":" in game else get_game(game).env(**config)

@@ -6,8 +6,6 @@ rendering and bad input.
 """
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -22,7 +20,7 @@ MAX_DECISIONS = 20_000  # a game longer than this is taken as one that never end
 
 
 def rules_class(game):
-    return corruption_envs.game_module(game).raw_env.rules_class
+    return corruption_envs.get_game(game).rules
 
 
 def player_counts(game):
@@ -88,14 +86,15 @@ def test_metadata_and_registry(game):
     env = corruption_envs.env(game)
     assert env.metadata["name"] == f"{game}_v{env.rules.version}"
     assert set(env.metadata["render_modes"]) == {"ansi", "human", "rgb_array"}
-    mod = corruption_envs.game_module(game)
-    assert isinstance(mod.raw_env(), type(env))
-    assert callable(mod.HeuristicAgent)
+    described = corruption_envs.get_game(game)
+    assert described.name == game and described.rules is env.rules_class
+    assert isinstance(described.raw_env(), type(env))
+    assert described.bot_names[:2] == ("random", "heuristic") and described.engine is not None
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_random_play_fuzz_keeps_invariants_and_every_game_ends(game):
-    check = importlib.import_module(f"corruption_envs.{game}.invariants").check_invariants
+    check = corruption_envs.get_game(game).invariants
     counts = list(player_counts(game))
     lengths = []
     for i in range(FUZZ_GAMES):
@@ -179,7 +178,7 @@ def test_resample_hidden_draws_from_the_information_set_alone(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_resampled_games_play_on_legally_to_the_end(game):
-    check = importlib.import_module(f"corruption_envs.{game}.invariants").check_invariants
+    check = corruption_envs.get_game(game).invariants
     for k, env in enumerate(leak_points(game, games=4, every=17)):
         other = env.resample_hidden(env.agent_selection, k)
         check(other.rules, other.game_state)
@@ -336,7 +335,7 @@ def test_an_env_in_play_pickles_and_plays_on_identically(game):
 def test_heuristic_plays_only_legal_moves_from_every_seat(game, n):
     env = corruption_envs.env(game, num_players=n)
     env.reset(seed=n)
-    bot_class = corruption_envs.game_module(game).HeuristicAgent
+    bot_class = corruption_envs.get_game(game).bots["heuristic"]
     bots = [bot_class(env, seed=p) for p in range(n)]
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
@@ -351,7 +350,7 @@ def test_heuristic_plays_only_legal_moves_from_every_seat(game, n):
 @pytest.mark.parametrize("game", GAMES)
 def test_heuristic_decides_from_the_observation_alone(game):
     # in a resample everything the seat cannot see differs, so its decision must not
-    bot_class = corruption_envs.game_module(game).HeuristicAgent
+    bot_class = corruption_envs.get_game(game).bots["heuristic"]
     decisions = 0
     for k, env in enumerate(leak_points(game, games=4, every=5)):
         agent = env.agent_selection

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 
 import corruption_envs
+from corruption_envs.core.agents import Agent
 from corruption_envs.core.errors import IllegalActionError
 from corruption_envs.match import play_match
 
 
-class Greedy:
+class Greedy(Agent):
     """A deterministic agent whose choice depends on the whole observation: the legal action with the
     largest score, a fixed function of one random projection of what it sees."""
 
@@ -24,7 +25,7 @@ class Greedy:
         return int(np.where(action_mask > 0, scores, -np.inf).argmax())
 
 
-class Illegal:
+class Illegal(Agent):
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         return int(action_mask.argmin())
 

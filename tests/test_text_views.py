@@ -34,13 +34,13 @@ def seat_texts(env, agent: str) -> dict[str, str]:
 
 def text_points(game: str, games: int = 8, every: int = 4):
     """Envs (with events) at many points of seeded games played by a mix of random and heuristic seats."""
-    rules = corruption_envs.game_module(game).raw_env.rules_class
+    rules = corruption_envs.get_game(game).rules
     counts = list(range(rules.min_players, rules.max_players + 1))
     for g in range(games):
         env = corruption_envs.env(game, num_players=counts[g % len(counts)], record_events=True)
         env.reset(seed=700 + g)
         rng = np.random.default_rng(g)
-        bots = {a: corruption_envs.game_module(game).HeuristicAgent(env, seed=g) for a in env.agents[::2]}
+        bots = {a: corruption_envs.get_game(game).bots["heuristic"](env, seed=g) for a in env.agents[::2]}
         step = 0
         while not all(env.terminations.values()):
             if step % every == 0:

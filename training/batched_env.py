@@ -22,7 +22,7 @@ import corruption_envs
 from corruption_envs import vector
 from corruption_envs.bots import make_agent
 from corruption_envs.core import Agent, RandomAgent
-from corruption_envs.core.agents import act_batch, plays_any_count, rows_by
+from corruption_envs.core.agents import rows_by
 from corruption_envs.core.rewards import pairwise_points, win_shares
 from corruption_envs.policy import NumpyPolicy
 
@@ -87,7 +87,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
             if at in self._actor_index:
                 return self._actor_index[at]
         actor = build()
-        at = (*key, None if plays_any_count(actor) else n)
+        at = (*key, None if actor.any_player_count else n)
         self._actor_index[at] = len(self.actors)
         self.actors.append(actor)
         return self._actor_index[at]
@@ -153,7 +153,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
             if alone.any():
                 for k in np.unique(who[alone]).tolist():
                     sel = np.flatnonzero(who == k)
-                    actions[sel] = act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])
+                    actions[sel] = self.actors[k].act_batch(b.observation[sel], b.action_mask[sel])
             self.batch = b = self.engine.step(actions)
             self._settle(np.flatnonzero(b.terminated), rewards, dones, infos)
 
@@ -201,7 +201,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
                 by_count[n] = self._bot(self.prior, n)
             who = by_count[b.num_players]
             for k, sel in rows_by(who):
-                obs[sel, tail_at + act_batch(self.actors[k], b.observation[sel], b.action_mask[sel])] = 1.0
+                obs[sel, tail_at + self.actors[k].act_batch(b.observation[sel], b.action_mask[sel])] = 1.0
         return obs
 
     # --- VecEnv -------------------------------------------------------------------------------------

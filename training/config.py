@@ -23,7 +23,7 @@ import corruption_envs
 from corruption_envs import vector
 from corruption_envs.bots import is_bot_name, make_agent
 from corruption_envs.core.config import ConfigError
-from corruption_envs.registry import rules_class
+from corruption_envs.registry import get_game
 from corruption_envs.search import is_search_spec
 
 BOTS = "'random', 'heuristic', 'expert', 'ismcts:N', 'pimc:N'"  # the bots a config may name
@@ -373,7 +373,7 @@ def validate(config: Config) -> Config:
         raise ConfigError(f"config game={game!r} is not allowed; choose one of {list(corruption_envs.GAMES)}")
     if "num_players" in config.env:
         raise ConfigError("config env.num_players is not allowed; set run.players: [min, max] instead")
-    rules = rules_class(game)
+    rules = get_game(game).rules
     lo, hi = config.run.players
     if not rules.min_players <= lo <= hi <= rules.max_players:
         raise ConfigError(
@@ -595,7 +595,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
 def with_game_defaults(config: Config) -> Config:
     """Player counts left unset take the game's default count (always within its range)."""
     if config.game in corruption_envs.GAMES:
-        n = rules_class(config.game).default_players
+        n = get_game(config.game).rules.default_players
         if config.run.players is None:
             config.run.players = [n, n]
         if config.eval.num_players is None:

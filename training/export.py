@@ -44,7 +44,7 @@ def _linear(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
 
 def policy_meta(config: Config, steps: int, commit: str) -> dict[str, Any]:
     """The meta of a policy file a run exports: its game and player counts, how it plays, its config."""
-    rules = corruption_envs.game_module(config.game).raw_env.rules_class
+    rules = corruption_envs.get_game(config.game).rules
     lo, hi = config.run.players
     return {
         "game": rules.name, "game_version": rules.version, "min_players": lo, "max_players": hi,

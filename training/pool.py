@@ -42,7 +42,7 @@ class Snapshot:
         return self.score / self.games
 
 
-class SampledPolicy:
+class SampledPolicy(Agent):
     """A frozen snapshot acting by sampling its masked softmax from the caller's generator
     (a snapshot with a prior consults `prior_bot`, the bot of the seat it plays)."""
 

@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from corruption_envs.core.agents import act_batch, is_mixture, seed_agent
-from corruption_envs.evaluation import plays_on_batches
+from corruption_envs.core.agents import Agent
 from corruption_envs.match import play_match
 
 from .lookup import agent_labels, build_agent, make_env
@@ -88,7 +87,7 @@ class _Worker:
             if key not in self.agents:
                 self.agents[key] = build_agent(self.specs[idx], env, seed=0)
             agent = self.agents[key]
-            seed_agent(agent, agent_seed(job.seed, n, job.deal, job.table, seat))
+            agent.seed(agent_seed(job.seed, n, job.deal, job.table, seat))
             seat_agents.append(agent)
         clock = [[0.0, 0] for _ in range(n)]
         ranks, scores, rewards, decisions = play(env, seat_agents, deal_seed(job.seed, n, job.deal), clock)
@@ -109,9 +108,10 @@ def _run_job(job: Job) -> GameRecord:
     return _WORKER.run(job)
 
 
-class _Timed:
+class _Timed(Agent):
     """An agent whose CPU time in its decisions is counted (a batch call's time shared by its rows) on
-    `clock`: itself, or the mixture whose member it is."""
+    `clock`: itself, or the timed agent whose member it is. It stays one agent to the match loop, which
+    seats its members (a mixture's, each timed on its clock) per game and seat."""
 
     def __init__(self, agent: Any, clock: _Timed | None = None) -> None:
         self.agent, self.seconds, self.moves = agent, 0.0, 0
@@ -119,25 +119,16 @@ class _Timed:
 
     def act_batch(self, observations: Any, masks: Any) -> Any:
         start = time.process_time()
-        actions = act_batch(self.agent, observations, masks)
+        actions = self.agent.act_batch(observations, masks)
         self.clock.seconds += time.process_time() - start
         self.clock.moves += len(masks)
         return actions
-
-
-class _TimedMixture(_Timed):
-    """A timed mixture that stays one to the match loop, which then seats a member per game and seat
-    (timed on the mixture's clock) instead of letting one member play every game."""
 
     def member_policies(self) -> list[_Timed]:
         return [_Timed(member, clock=self) for member in self.agent.member_policies()]
 
     def draw_member(self) -> int:
         return self.agent.draw_member()
-
-
-def _timed(agent: Any) -> _Timed:
-    return _TimedMixture(agent) if is_mixture(agent) else _Timed(agent)
 
 
 def _batched_records(game: str, specs: Sequence[str], jobs: Sequence[Job]) -> list[GameRecord]:
@@ -149,7 +140,7 @@ def _batched_records(game: str, specs: Sequence[str], jobs: Sequence[Job]) -> li
         env = make_env(game, n)
         for i, spec in enumerate(specs):
             index[(i, n)] = len(timed)
-            timed.append(_timed(build_agent(spec, env, seed=match_seed(jobs[0].seed, n, i))))
+            timed.append(_Timed(build_agent(spec, env, seed=match_seed(jobs[0].seed, n, i))))
     lineups = [[index[(i, j.num_players)] for i in j.lineup] for j in jobs]
     seeds = [deal_seed(j.seed, j.num_players, j.deal) for j in jobs]
     res = play_match(game, timed, lineups, seeds)
@@ -166,7 +157,7 @@ def _batched_records(game: str, specs: Sequence[str], jobs: Sequence[Job]) -> li
 
 def batchable(game: str, specs: Sequence[str], counts: Sequence[int]) -> bool:
     """Whether every agent can play on the match loop (no search bot, no per-game mixture)."""
-    return all(plays_on_batches(build_agent(spec, make_env(game, n), seed=0))
+    return all(build_agent(spec, make_env(game, n), seed=0).plays_on_batches
                for spec in dict.fromkeys(specs) for n in counts)
 
 
@@ -242,7 +233,7 @@ def save_games(game: str, specs: Sequence[str], jobs: Sequence[Job], folder: Pat
         agents = []
         for seat, idx in enumerate(job.lineup):
             agent = build_agent(specs[idx], env, seed=0)
-            seed_agent(agent, agent_seed(job.seed, n, job.deal, job.table, seat))
+            agent.seed(agent_seed(job.seed, n, job.deal, job.table, seat))
             agents.append(agent)
         log = folder / f"{n}p-deal{job.deal}-table{job.table}.jsonl"
         record_game(env, agents, deal_seed(job.seed, n, job.deal), log, game,

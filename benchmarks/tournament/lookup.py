@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from corruption_envs.bots import make_agent
-from corruption_envs.core.agents import seed_agent
 from corruption_envs.registry import make_env as registry_env
 from corruption_envs.registry import rules_class
 

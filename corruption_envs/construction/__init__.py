@@ -1,15 +1,29 @@
 """Construction & Corruption (Loach & Perrin, 2017), 3-7 players: seed 002 and the rulings."""
+from __future__ import annotations
+
 from typing import Any
 
+from ..core.game import Game
 from .env import ConstructionRules, env, parallel_env, raw_env
+from .heuristic import HeuristicAgent
+from .invariants import check_invariants
 
-__all__ = ["ConstructionRules", "HeuristicAgent", "env", "parallel_env", "raw_env"]
+
+def load_engine() -> Any:
+    """The compiled batched engine class (imported here, on demand: it needs numba)."""
+    from .engine import ConstructionEngine
+
+    return ConstructionEngine
 
 
-def __getattr__(name: str) -> Any:
-    # imported lazily so that `python -m corruption_envs.construction.heuristic` runs cleanly
-    if name == "HeuristicAgent":
-        from .heuristic import HeuristicAgent
+GAME = Game(
+    name="construction",
+    about="Construction & Corruption (Loach & Perrin, 2017), 3-7 players: seed 002 and the rulings",
+    raw_env=raw_env,
+    env=env,
+    bots={"heuristic": HeuristicAgent},
+    engine=load_engine,
+    invariants=check_invariants,
+)
 
-        return HeuristicAgent
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["GAME", "ConstructionRules", "HeuristicAgent", "env", "parallel_env", "raw_env"]

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.agents import first_row, legal_counts, scaled_back
+from ..core.agents import Agent, legal_counts, scaled_back
 from ..core.jit import njit
 from . import codec
 from .observer import CONTRACT_FEATURES, MONEY_SCALE, SEAT_FEATURES
@@ -247,7 +247,7 @@ def pay(v: Board, obs: np.ndarray, at: Pieces) -> int:
     return codec.PAY_PERCENT if percent < fixed else codec.PAY_FIXED
 
 
-class HeuristicAgent:
+class HeuristicAgent(Agent):
     """Plays Construction & Corruption from its observation and mask only."""
 
     def __init__(self, env: Any, seed: int | None = None) -> None:
@@ -256,9 +256,6 @@ class HeuristicAgent:
         self.n = env.config["num_players"]
         self.threshold = COMPLETION_WORKERS[env.config["completion"]]
         # the strategy is deterministic; `seed` is accepted so every bot is built the same way
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return first_row(self.act_batch(observation[None], np.asarray(action_mask)[None]))
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """The rules run for all rows in one kernel, each row read from its observation there (no draws)."""

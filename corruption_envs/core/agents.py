@@ -1,8 +1,8 @@
-"""Bots that act from an observation vector and an action mask only: the `Agent` protocol, the helpers
-through which every caller plays one, and the pieces the games' bots are built from."""
+"""Bots that act from an observation vector and an action mask only: the `Agent` base class every bot
+is built on, and the pieces the games' bots are built from."""
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -10,102 +10,57 @@ from .aec import GameEnv
 from .jit import njit
 
 
-class Agent(Protocol):
-    """Anything that picks a legal action from what its seat sees.
+class Agent:
+    """A bot: picks a legal action from what its seat sees (an observation vector and an action mask).
 
-    A new bot must implement `act`. It may also have any of `OptionalAgentParts` (act_batch, bind, seed,
-    reset, rng, start_game, member_policies with draw_member, any_player_count); callers never look for
-    those themselves but go through the helpers below (`act_batch`, `bind_agent`, `seed_agent`, `use_rng`,
-    `start_game`, `starts_each_game`, `is_mixture`, `plays_any_count`), which stand in for a part a bot
-    lacks.
+    Every bot has this one shape, as OpenSpiel's `pyspiel.Bot` (`step`, `restart`) has, so callers call
+    each part on any bot. A bot defines `act` (one row) or `act_batch` (k rows), or both; every other part
+    has a default that suits a bot keeping nothing between games but its generator `rng`.
     """
 
+    any_player_count: ClassVar[bool] = False  # True: built for one player count, it plays every count's rows
+    plays_on_batches: ClassVar[bool] = True  # False: it plans on the AEC game itself (a search), game by game
+    rng: np.random.Generator  # its own chance (set by `seed` and `use_rng` where the bot set none)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.act is Agent.act and cls.act_batch is Agent.act_batch:
+            raise TypeError(f"bot {cls.__name__} must define act(observation, action_mask) or "
+                            "act_batch(observations, action_masks)")
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        """A legal action (action_mask[a] == 1) for one observation (D,) float32 and mask (A,) int8."""
-
-
-class OptionalAgentParts(Agent, Protocol):
-    """What a bot may have besides `act`, each used only if present (see `Agent`)."""
-
-    rng: np.random.Generator  # its own chance; without seed(), seed_agent and use_rng replace it
-    any_player_count: bool  # True: built for one player count, it plays every count's rows, mixed in a batch
+        """A legal action (action_mask[a] == 1) for one observation (D,) float32 and mask (A,) int8; by
+        default the one row of `act_batch`."""
+        return first_row(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None]))
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """(k,) int64 actions for k rows, exactly what `act` row by row returns on a bot seeded alike,
-        its random draws made in row order; bots that decide one game at a time (searches) lack it."""
+        """(k,) int64 actions for k rows, exactly what `act` row by row returns on a bot seeded alike, its
+        random draws made in row order; by default `act` row by row."""
+        return np.fromiter((self.act(o, m) for o, m in zip(observations, action_masks)), np.int64,
+                           len(action_masks))
 
     def bind(self, env: GameEnv, seed: int | None = None) -> Any:
         """Ready itself to play in `env` (a policy builds its prior bot there, a search plans in it)."""
 
     def seed(self, seed: int | None) -> None:
-        """Put itself in the state fixed by `seed`, so that a reused bot plays as a fresh one seeded alike."""
+        """Play from now on as a fresh bot seeded by `seed` (tournaments reseed a reused bot per game)."""
+        self.rng = np.random.default_rng(seed)
 
-    def reset(self) -> None:
-        """Forget what it kept from earlier games (seed_agent calls it before seeding)."""
+    def use_rng(self, rng: np.random.Generator) -> None:
+        """Draw its chance from `rng` (shared, not copied), as a search's playout bots do."""
+        self.rng = rng
 
     def start_game(self) -> None:
-        """Called before each game it plays (a mixture draws the member that plays the game)."""
+        """Called before each game it plays game by game (a mixture draws the member that plays it)."""
 
     def member_policies(self) -> list[Agent]:
-        """A mixture's members as agents that play as it does: a batched caller seats one per game."""
+        """The agents that play for it, one drawn per game (`draw_member`): a batched caller seats the one
+        drawn and batches each one's rows. A mixture's members; by default itself alone."""
+        return [self]
 
     def draw_member(self) -> int:
-        """The index into member_policies() of the member that plays the next game, drawn by weight."""
-
-
-def act_batch(agent: Agent, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-    """(k,) int64: `agent.act_batch(observations, action_masks)`, or its `act` row by row for an agent
-    without one (a search, a bot of your own): the same actions either way."""
-    if hasattr(agent, "act_batch"):
-        return np.asarray(agent.act_batch(observations, action_masks), np.int64)
-    return np.fromiter((agent.act(o, m) for o, m in zip(observations, action_masks)), np.int64,
-                       len(action_masks))
-
-
-def bind_agent(agent: Agent, env: GameEnv, seed: int | None = None) -> None:
-    """Ready `agent` to play in `env` (`bind`; nothing for an agent without it)."""
-    if callable(getattr(agent, "bind", None)):
-        agent.bind(env, seed)
-
-
-def seed_agent(agent: Agent, seed: int | None) -> None:
-    """Put a reused agent in the state fixed by `seed`: `reset()` then `seed(seed)` where it has them,
-    else a new `rng` seeded by `seed` (an agent with neither draws no chance)."""
-    if callable(getattr(agent, "reset", None)):
-        agent.reset()
-    if callable(getattr(agent, "seed", None)):
-        agent.seed(seed)
-    elif isinstance(getattr(agent, "rng", None), np.random.Generator):
-        agent.rng = np.random.default_rng(seed)
-
-
-def use_rng(agent: Agent, rng: np.random.Generator) -> None:
-    """Make `agent` draw its chance from `rng` (shared, not copied); nothing for an agent without `rng`."""
-    if hasattr(agent, "rng"):
-        agent.rng = rng
-
-
-def starts_each_game(agent: Agent) -> bool:
-    """Whether `agent` must be told of each new game (`start_game`), so plays game by game."""
-    return callable(getattr(agent, "start_game", None))
-
-
-def start_game(agent: Agent) -> None:
-    """Tell `agent` a new game starts (`start_game`; nothing for an agent without it)."""
-    if starts_each_game(agent):
-        agent.start_game()
-
-
-def is_mixture(agent: Agent) -> bool:
-    """Whether `agent` is a mixture, whose members (`member_policies()`) a batched caller seats per game
-    by `draw_member()`."""
-    return callable(getattr(agent, "member_policies", None))
-
-
-def plays_any_count(agent: Agent) -> bool:
-    """Whether `agent`, built for one player count, plays the rows of every count of its game (mixed in
-    one `act_batch`) as the bot built for each count would (`any_player_count`)."""
-    return getattr(agent, "any_player_count", False) is True
+        """The index into member_policies() of the member that plays the next game (by default 0, no draw)."""
+        return 0
 
 
 def legal_counts(action_masks: np.ndarray, bot: str) -> np.ndarray:
@@ -159,16 +114,13 @@ def first_row(actions: np.ndarray) -> int:
     return int(actions[0])
 
 
-class RandomAgent:
+class RandomAgent(Agent):
     """Uniform over the legal actions, from its own seeded generator."""
 
     any_player_count = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return first_row(self.act_batch(observation[None], np.asarray(action_mask)[None]))
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         counts = legal_counts(action_masks, "RandomAgent")

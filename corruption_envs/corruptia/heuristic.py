@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.agents import first_legal, first_row, legal_counts, scaled_back
+from ..core.agents import Agent, first_legal, legal_counts, scaled_back
 from ..core.jit import njit
 from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, PASS_ACTION, VOTE0, WORKER0
 from .observer import PLAYER_FEATURES, TOKENS_SCALE
@@ -385,7 +385,7 @@ def zone_beats(zone: np.ndarray, values: np.ndarray, card: int) -> bool:
     return False
 
 
-class HeuristicAgent:
+class HeuristicAgent(Agent):
     def __init__(self, env: Any, seed: int | None = None) -> None:
         env = env.unwrapped
         self.at = Pieces(*env.observation_layout.starts(Pieces._fields))
@@ -398,9 +398,6 @@ class HeuristicAgent:
         for (row, col), cell in grid.index.items():
             self.cell_lookup[row - ROW_MIN, col - COL_MIN] = cell
         self.rng = np.random.default_rng(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return first_row(self.act_batch(observation[None], np.asarray(action_mask)[None]))
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """The rules run for all rows in one kernel, each row read from its observation there; their

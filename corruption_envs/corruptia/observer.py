@@ -38,7 +38,7 @@ import numpy as np
 
 from ..core import Layout
 from .codec import MAX_PLAYERS
-from .slots import (  # all but the first two only for vector.corruptia, which reads them here
+from .slots import (  # all but the first two only for the engine (engine.py), which reads them here
     MAX_SLOTS, SLOT_FEATURES, OPPOSITE, S_COL, S_CRONIES, S_DEPT, S_INCOME, S_INTERVIEW, S_NEIGHBOURS,  # noqa: F401
     S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, scaled_coords,  # noqa: F401
 )

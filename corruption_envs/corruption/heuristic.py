@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from ..core.jit import njit
 
-from ..core.agents import draws_below, first_legal, first_row, legal_counts, nth_legal
+from ..core.agents import Agent, draws_below, first_legal, legal_counts, nth_legal
 from . import codec
 from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, REMOVE, SWISS
 from .observer import build_layout
@@ -56,7 +56,7 @@ HAND_AT, SEATS_AT, ROUND_AT, PLACED_AT, ON_CONTRACTS_AT, GONE_AT, WHERE_AT, VALU
 SORT_WIDTHS = (8, 16, NUM_CONTRACTS)  # the table sizes numpy's argsort sorts with one network (see by_value)
 
 
-class HeuristicAgent:
+class HeuristicAgent(Agent):
     """Plays any seat from (observation, action_mask) like a trained policy would, at any player count:
     each row's seats are read from its observation, so one bot decides a batch of mixed counts."""
 
@@ -71,9 +71,6 @@ class HeuristicAgent:
         read = dict(zip(READ_NAMES, read_rows(observations, rows, masks)))
         read["by_value"] = by_value(read["on_table"], read["value"])
         return read
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return first_row(self.act_batch(observation[None], np.asarray(action_mask)[None]))
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """The rows are read by one kernel and decided by another, Phase II's placements and Phase III's

@@ -25,7 +25,7 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 
 import corruption_envs
 from corruption_envs.core import GameEnv
-from corruption_envs.registry import rules_class
+from corruption_envs.registry import get_game
 
 __all__ = ["ActionMaskingTorchRLModule", "TurnBasedEnv", "env_creator", "rl_module_spec"]
 
@@ -35,7 +35,7 @@ class TurnBasedEnv(MultiAgentEnv):
 
     def __init__(self, game: str, players: Sequence[int] | None = None, **config: Any) -> None:
         super().__init__()
-        rules = rules_class(game)
+        rules = get_game(game).rules
         if "num_players" in config and players is not None:
             raise ValueError("give num_players=n or players=[min, max], not both")
         n = config.pop("num_players", rules.default_players)

@@ -7,19 +7,20 @@ from typing import Any
 import numpy as np
 
 from ..core import Agent, GameEnv, PolicyFileError
-from ..core.agents import act_batch, first_row, legal_counts, plays_any_count, rows_by, seed_agent
+from ..core.agents import legal_counts, rows_by
 from ..named_bots import named_bot
+from ..registry import game_of
 from .writer import named_arrays, write_policy_file
 
 ACTIVATIONS = ("tanh", "relu")
-PRIORS = ("heuristic", "expert")  # bots a policy may build on (`named_bots.NAMED_BOTS`; expert: Corruption)
+PRIORS = ("heuristic", "expert")  # bots a policy may build on (`Game.bots`; expert: Corruption)
 # a batch's logits differ from one row's by float32 rounding: at most ~5e-7 of their scale on the committed
 # policies; a choice closer than this share of the scale to another one is decided again from one row
 ROUNDING = 1e-4
 SPARSE_BLOCK = 64  # rows whose nonzero inputs are gathered together (Corruption's: 15% at 64 rows, half at 1024)
 
 
-class NumpyPolicy:
+class NumpyPolicy(Agent):
     """An MLP actor: obs -> hidden layers -> logits; illegal actions masked out.
 
     With a `prior` bot (residual policy learning), the logit of the bot's move gets `prior_weight`
@@ -59,12 +60,12 @@ class NumpyPolicy:
     @property
     def any_player_count(self) -> bool:
         """The network reads every count's padded observation; a prior bot must play every count too."""
-        return self.prior is None or (self.prior_bot is not None and plays_any_count(self.prior_bot))
+        return self.prior is None or (self.prior_bot is not None and self.prior_bot.any_player_count)
 
     def bind(self, env: GameEnv, seed: int | None = None) -> NumpyPolicy:
         """Ready this policy for `env`: a policy with a prior builds its bot there (seeded by `seed`)."""
         if self.prior is not None:
-            self.prior_bot = named_bot(self.prior, env, seed)
+            self.prior_bot = named_bot(self.prior, game_of(env), env, seed)
         return self
 
     def seed(self, seed: int | None) -> None:
@@ -72,7 +73,7 @@ class NumpyPolicy:
         one seeded alike would (tournaments and the gate reseed every agent per game)."""
         self.rng = np.random.default_rng(seed)
         if self.prior_bot is not None:
-            seed_agent(self.prior_bot, seed)
+            self.prior_bot.seed(seed)
 
     @property
     def obs_size(self) -> int:
@@ -126,14 +127,11 @@ class NumpyPolicy:
                 f"this policy builds on the {self.prior} bot, which is made per env: call "
                 "policy.bind(env) first (load_policy and evaluate do it for you)"
             )
-        return act_batch(bot, observations, action_masks)
+        return bot.act_batch(observations, action_masks)
 
     def draw(self, rng: np.random.Generator) -> NumpyPolicy:
         """The actor that plays one game: this one (a mixture draws a member)."""
         return self
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return first_row(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None]))
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """One action per row: greedy, or sampled with one `rng.random()` per row in row order (what

@@ -13,9 +13,11 @@ from typing import Any
 import numpy as np
 
 from ..core import GameEnv, GameState, ResampleError, Rules
-from ..core.agents import use_rng
+from ..core.game import Game
+from ..core.agents import Agent
 from ..core.rewards import rank_points as points_of_rank, ranks
 from ..named_bots import named_bot
+from ..registry import game_of
 from .waves import DEFAULT_WAVE, MIN_WAVES, EngineRows, WavePlayout, engine_available
 
 ROLLOUTS = ("random", "heuristic")
@@ -30,7 +32,7 @@ def rank_points(rules: Rules, state: GameState) -> list[float]:
 class Playout:
     """Plays a state to its end with one rollout policy for every seat; returns rank points."""
 
-    def __init__(self, env: GameEnv, policy: str, rng: np.random.Generator) -> None:
+    def __init__(self, game: Game, env: GameEnv, policy: str, rng: np.random.Generator) -> None:
         if policy not in ROLLOUTS:
             raise ValueError(f"rollout policy {policy!r} is not one of {ROLLOUTS}")
         self.rules = env.rules
@@ -38,13 +40,13 @@ class Playout:
         self.rng = rng
         self.bots: list[Any] | None = None
         if policy == "heuristic":
-            self.bots = [named_bot("heuristic", env, 0) for _ in range(self.rules.num_players)]
+            self.bots = [named_bot("heuristic", game, env, 0) for _ in range(self.rules.num_players)]
 
     def reseed(self, rng: np.random.Generator) -> None:
         """Draw all playout chance from `rng` (the heuristics' own generators too)."""
         self.rng = rng
         for bot in self.bots or ():
-            use_rng(bot, rng)
+            bot.use_rng(rng)
 
     def run(self, state: GameState) -> list[float]:
         rules, rng, bots = self.rules, self.rng, self.bots
@@ -101,7 +103,7 @@ def determinize(rules: Rules, state: GameState, player: int, rng: np.random.Gene
     return draw()  # the last try's error reaches the caller
 
 
-class SearchAgent:
+class SearchAgent(Agent):
     """What every search bot shares: a seeded generator, the playout, and the loop that spends
     `simulations` determinizations a move, or fewer when `time_limit` seconds of wall time run out
     first (then the move also depends on the machine's speed). Subclasses say what one simulation
@@ -112,6 +114,8 @@ class SearchAgent:
     waves a move so that a small budget still grows its tree wave on wave (the game needs a compiled
     engine); False one game at a time on the rules; None (the default) the engine where the game has
     one. On the engine a time limit is checked after each wave, so a move spends whole waves."""
+
+    plays_on_batches = False  # it plans on the AEC game it is bound to, one decision at a time
 
     def __init__(
         self,
@@ -130,10 +134,11 @@ class SearchAgent:
         if wave < 1:
             raise ValueError(f"wave={wave}: give at least 1 engine row a wave")
         self.view = SeatView(env)
+        self.game = game_of(env)
         self.simulations = simulations
         self.time_limit = time_limit
         self.rng = np.random.default_rng(seed)
-        self.playout = Playout(self.view.env, rollout, self.rng)
+        self.playout = Playout(self.game, self.view.env, rollout, self.rng)
         self.last_iterations = 0  # simulations run for the last move (for tests and reports)
         self.wave = wave
         self._engine_choice = engine
@@ -144,13 +149,13 @@ class SearchAgent:
     @property
     def uses_engine(self) -> bool:
         """Whether this bot plays its simulations on the batched engine."""
-        return self._engine_choice is not False and engine_available(self.view.env.rules)
+        return self._engine_choice is not False and engine_available(self.game)
 
     def _check_engine(self) -> None:
-        if self._engine_choice and not engine_available(self.view.env.rules):
+        if self._engine_choice and not engine_available(self.game):
             raise ValueError(
-                f"engine=True: {self.view.env.rules.name!r} has no compiled engine here (it needs numba, "
-                "pip install corruption-envs[vector], and a game in corruption_envs.vector.ENGINES); "
+                f"engine=True: {self.game.name!r} has no compiled engine here (it needs numba, "
+                "pip install corruption-envs[vector], and a registered game that declares one); "
                 "pass engine=None to search one game at a time where there is none"
             )
 
@@ -160,7 +165,8 @@ class SearchAgent:
     def bind(self, env: GameEnv, seed: int | None = None) -> None:
         """Play in `env` from now on (for callers that build the bot before the env it plays in)."""
         self.view = SeatView(env)
-        self.playout = Playout(self.view.env, self.playout.policy, self.rng)
+        self.game = game_of(env)
+        self.playout = Playout(self.game, self.view.env, self.playout.policy, self.rng)
         self._check_engine()
         self._rows = self._wave_playout = None
         self.seed(seed)
@@ -208,8 +214,8 @@ class SearchAgent:
             env = self.view.env
             # the engine's own deals are never read (every row plays a loaded determinization), so its
             # seed is fixed: a reseeded bot then plays as a fresh one seeded alike
-            self._rows = EngineRows(env.rules, self.wave, seed=0)
-            self._wave_playout = WavePlayout(env, self.playout.policy, self.rng)
+            self._rows = EngineRows(self.game, env.rules, self.wave, seed=0)
+            self._wave_playout = WavePlayout(self.game, env, self.playout.policy, self.rng)
         self._wave_playout.reseed(self.rng)
 
     def _simulate_wave(self, stats: Any, size: int, done: int) -> None:

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core import GameEnv, GameState
+from ..registry import game_of
 from .base import ROLLOUTS
 from .guided import GuidedISMCTSAgent
 from .ismcts import ISMCTSAgent
@@ -38,7 +39,7 @@ def search_policy_targets(
     with one legal move gets it with share 1 and no search (value NaN). `guide`: a policy loaded for
     `env` (`load_policy`) whose move probabilities guide the search (PUCT)."""
     rules = env.unwrapped.rules
-    if not engine_available(rules):
+    if not engine_available(game_of(env)):
         raise ValueError(f"search_policy_targets runs on the batched engine: {rules.name!r} has none here "
                          "(it needs numba, pip install corruption-envs[vector])")
     if len(states) != len(seats) or not states:

@@ -16,7 +16,7 @@ ones stepping the rows together, each step's moves from the bot's `act_batch`. T
 ranks where a game ends (and deals a new game in that row, which then waits), from which the rank
 points of every seat are backed up.
 
-Needs numba (the engines); `engine_available(rules)` says whether a game can be searched this way.
+Needs numba (the engines); `engine_available(game)` says whether a game can be searched this way.
 """
 from __future__ import annotations
 
@@ -26,32 +26,25 @@ from typing import Any, Callable
 import numpy as np
 
 from ..core import GameState, Rules
-from ..core.agents import use_rng
+from ..core.game import Game
 from ..named_bots import named_bot
 
 DEFAULT_WAVE = 64  # rows stepped together at most
 MIN_WAVES = 8  # waves a move at least: each wave's descents see the statistics of the waves before
 
 
-def engine_available(rules: Rules) -> bool:
-    """Whether `rules`' game has a compiled batched engine here (numba installed, the game registered)."""
-    if importlib.util.find_spec("numba") is None:
-        return False
-    from ..vector import ENGINES
-
-    return rules.name in ENGINES and type(rules).__module__.startswith("corruption_envs.")
+def engine_available(game: Game) -> bool:
+    """Whether `game` has a compiled batched engine here (one declared, numba installed)."""
+    return game.engine is not None and importlib.util.find_spec("numba") is not None
 
 
 class EngineRows:
-    """A compiled engine of `width` rows playing `rules`' game at its player count and options, made once
-    and reused for every wave and move."""
+    """A compiled engine of `width` rows playing `game` at the player count and options of `rules`, made
+    once and reused for every wave and move."""
 
-    def __init__(self, rules: Rules, width: int, seed: int) -> None:
-        from ..vector import make
-
+    def __init__(self, game: Game, rules: Rules, width: int, seed: int) -> None:
         options = {k: v for k, v in rules.config.items() if k not in ("num_players", "illegal_action")}
-        self.engine = make(rules.name, width, num_players=rules.num_players, seed=seed, engine="compiled",
-                           **options)
+        self.engine = game.engine_class()(width, num_players=rules.num_players, seed=seed, **options)
         self.engine.reset()
         self.width = width
         self.num_players = rules.num_players
@@ -98,15 +91,15 @@ class EngineRows:
 class WavePlayout:
     """Plays rows of an `EngineRows` to the ends of their games, every row with one rollout policy."""
 
-    def __init__(self, env: Any, policy: str, rng: np.random.Generator) -> None:
+    def __init__(self, game: Game, env: Any, policy: str, rng: np.random.Generator) -> None:
         self.policy = policy
         self.rng = rng
-        self.bot = named_bot("heuristic", env, 0) if policy == "heuristic" else None
+        self.bot = named_bot("heuristic", game, env, 0) if policy == "heuristic" else None
 
     def reseed(self, rng: np.random.Generator) -> None:
         self.rng = rng
         if self.bot is not None:
-            use_rng(self.bot, rng)
+            self.bot.use_rng(rng)
 
     def run(self, rows: EngineRows, playing: np.ndarray, points: list[Any]) -> None:
         """Step until no row in `playing` (bool, one per engine row) has a game on; on the step a row's

@@ -5,43 +5,28 @@
     batch = engine.reset()
     batch = engine.step(actions)        # one action per game, legal in its batch.action_mask row
 
-Each game's engine is a second implementation of the rules in `corruption_envs/<game>/`, compiled with
-numba: observations and masks are exactly the AEC env's encoding, so a policy moves between the two
-unchanged, and `tests/vector/` holds the two to each other decision by decision. Needs numba
-(`pip install corruption-envs[vector]`); the AEC envs do not.
+Each game's engine, in its own folder (`corruption_envs/<game>/engine.py`, loaded through its `Game`), is
+a second implementation of its rules compiled with numba, over the machinery shared here (`engine.py`,
+`compiled.py`, `numpy_rng.py`, `outcome.py`, `sampling.py`): observations and masks are exactly the AEC
+env's encoding, so a policy moves between the two unchanged, and `tests/vector/` holds the two to each
+other decision by decision. Needs numba (`pip install corruption-envs[vector]`); the AEC envs do not.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Any, Sequence
 
+from ..core.game import Game
+from ..registry import GAMES, get_game, rules_class
 from .engine import WAIT, Batch, VectorEngine
 
-# game name -> "module:class" of its batched engine (code registers engines, never a file)
-ENGINES: dict[str, str] = {
-    "corruption": "corruption_envs.vector.corruption:CorruptionEngine",
-    "corruptia": "corruption_envs.vector.corruptia:CorruptiaEngine",
-    "construction": "corruption_envs.vector.construction:ConstructionEngine",
-}
 
-
-def engine_class(game: str) -> type[VectorEngine]:
-    """The compiled batched engine class of `game`."""
-    if game not in ENGINES:
-        raise ValueError(f"no compiled engine for game {game!r}; games with one: {list(ENGINES)}")
-    module, name = ENGINES[game].split(":")
-    try:
-        return getattr(importlib.import_module(module), name)
-    except ModuleNotFoundError as err:
-        if err.name == "numba":
-            raise ImportError(
-                "the batched engines need numba: pip install corruption-envs[vector]"
-            ) from None
-        raise
+def engine_class(game: str | Game) -> type[VectorEngine]:
+    """The compiled batched engine class of `game` (a registered name or a `Game`)."""
+    return get_game(game).engine_class()
 
 
 def make(
-    game: str,
+    game: str | Game,
     num_envs: int,
     num_players: int | Sequence[int] | None = None,
     seed: int | None = None,
@@ -58,17 +43,23 @@ def make(
     """
     if engine not in ("auto", "compiled", "reference"):
         raise ValueError(f"engine={engine!r}: choose 'auto', 'compiled' or 'reference'")
-    if engine == "reference" or (engine == "auto" and game not in ENGINES):
-        from ..registry import rules_class
+    if isinstance(game, str) and ":" in game:  # a person's 'module:attr' env class: no compiled engine
+        name, rules, compiled = game, rules_class(game), None
+    else:
+        game = get_game(game)
+        name, rules, compiled = game.name, game.rules, game.engine and game.engine_class
+    if engine == "compiled" and compiled is None:
+        raise ValueError(f"no compiled engine for game {name!r}; games with one: {list_games()}")
+    if engine == "reference" or compiled is None:
         from .reference import ReferenceEngine
 
-        return ReferenceEngine(rules_class(game), num_envs, num_players=num_players, seed=seed, **config)
-    return engine_class(game)(num_envs, num_players=num_players, seed=seed, **config)
+        return ReferenceEngine(rules, num_envs, num_players=num_players, seed=seed, **config)
+    return compiled()(num_envs, num_players=num_players, seed=seed, **config)
 
 
 def list_games() -> list[str]:
-    """The games that have a batched engine."""
-    return list(ENGINES)
+    """The registered games that have a compiled batched engine."""
+    return [name for name, game in GAMES.items() if game.engine is not None]
 
 
-__all__ = ["WAIT", "Batch", "ENGINES", "VectorEngine", "engine_class", "list_games", "make"]
+__all__ = ["WAIT", "Batch", "VectorEngine", "engine_class", "list_games", "make"]

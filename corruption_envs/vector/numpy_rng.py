@@ -6,7 +6,8 @@ output (pcg64.h, XSL-RR over a 128-bit LCG), its 32-bit output that keeps the un
 draw, `Generator.permutation(n)` (a Fisher-Yates shuffle drawing `random_interval`) and
 `Generator.integers(n)` (Lemire's bounded draw). A game dealt in a kernel from `game_seeds[i]` is then
 the game the AEC rules deal from `default_rng(game_seeds[i])`, with no Python call per game.
-tests/vector/test_numpy_rng.py holds each function to numpy.
+tests/vector/test_numpy_rng.py holds each function to numpy. `pcg64_words` carries an AEC state's
+generator into an engine row, where the kernels draw on from it.
 
 A generator is a uint64 array of GENERATOR_SIZE: the 128-bit state and increment as high and low
 words, then PCG64's buffered 32-bit half and whether it is full.
@@ -178,3 +179,20 @@ def integers(g, n):  # pragma: no cover - compiled
             m = next32(g) * excl
             leftover = m & MASK32
     return np.int64(m >> U64(32))
+
+
+# --- an AEC state's Generator, carried into an engine row --------------------------------------------
+def pcg64_words(rng: np.random.Generator) -> np.ndarray:
+    """A PCG64 Generator's state as numpy_rng keeps it (its buffered 32-bit half-word included)."""
+    state = rng.bit_generator.state
+    if state["bit_generator"] != "PCG64":
+        raise ValueError(
+            f"the batched engine carries numpy's PCG64 on; this game's generator is "
+            f"{state['bit_generator']}: build the AEC state with np.random.default_rng(seed)"
+        )
+    s, inc = state["state"]["state"], state["state"]["inc"]
+    low = (1 << 64) - 1
+    words = np.zeros(GENERATOR_SIZE, np.uint64)
+    words[[STATE_HI, STATE_LO, INC_HI, INC_LO]] = (s >> 64, s & low, inc >> 64, inc & low)
+    words[HALF], words[HAS_HALF] = state["uinteger"], state["has_uint32"]
+    return words

@@ -1,6 +1,7 @@
 """The reliability benchmark: counts what it plays, finds planted faults, replays them, rejects bad input."""
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 import shlex
@@ -10,12 +11,14 @@ import numpy as np
 import pytest
 
 from benchmarks.reliability import DEFAULT_POLICIES, KINDS, make_setup, main, plan_game, run
+from corruption_envs import registry
 from corruption_envs.core.aec import GameEnv
 from corruption_envs.policy import read_policy_file
 
 
-def invariants(game):
-    return importlib.import_module(f"corruption_envs.{game}.invariants")
+def with_invariants(monkeypatch, game, check):
+    """`game` registered with `check` as its invariants while the test runs."""
+    monkeypatch.setitem(registry.GAMES, game, dataclasses.replace(registry.GAMES[game], invariants=check))
 
 
 def table_row(out, game):
@@ -30,13 +33,13 @@ def table_row(out, game):
 def test_a_clean_run_counts_every_game_and_checks_the_invariants_after_every_decision(monkeypatch, capsys):
     calls = {}
     for game in ("corruption", "construction"):
-        original = invariants(game).check_invariants
+        original = registry.GAMES[game].invariants
 
         def counted(rules, state, game=game, original=original):
             calls[game] = calls.get(game, 0) + 1
             original(rules, state)
 
-        monkeypatch.setattr(invariants(game), "check_invariants", counted)
+        with_invariants(monkeypatch, game, counted)
     code = main(["--game", "corruption", "construction", "--games", "6", "--workers", "1", "--no-progress"])
     out = capsys.readouterr().out
     assert code == 0 and "all games passed every check" in out
@@ -83,13 +86,13 @@ def test_games_played_in_one_process_equal_each_game_played_alone(game):
 
 
 def planted_invariant(monkeypatch):
-    original = invariants("corruption").check_invariants
+    original = registry.GAMES["corruption"].invariants
 
     def broken(rules, state):
         original(rules, state)
         assert int(state.won_value[0]) < 2500, "planted: player_0 won 2500 or more"
 
-    monkeypatch.setattr(invariants("corruption"), "check_invariants", broken)
+    with_invariants(monkeypatch, "corruption", broken)
 
 
 def test_a_broken_invariant_fails_the_run_with_a_command_that_replays_the_same_failure(monkeypatch, capsys):

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from corruption_envs.core.agents import Agent
 from corruption_envs.policy import NumpyPolicy
 from tests.core.toy import ToyEnv
 
@@ -13,7 +14,7 @@ TOY = "tests.core.toy:ToyEnv"
 RAISE, CHECK = 1, 0
 
 
-class RaiseAgent:
+class RaiseAgent(Agent):
     """Always raises: a rigged strong bot (the highest chips + card wins)."""
 
     def __init__(self, env: Any = None, seed: int | None = None) -> None:

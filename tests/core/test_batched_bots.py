@@ -10,7 +10,7 @@ import pytest
 
 import corruption_envs
 from corruption_envs.bots import make_agent
-from corruption_envs.core.agents import draws_below, plays_any_count
+from corruption_envs.core.agents import draws_below
 from corruption_envs.construction import heuristic as construction_heuristic
 from corruption_envs.corruption import expert, heuristic
 from corruption_envs.corruptia import heuristic as corruptia_heuristic
@@ -97,7 +97,7 @@ def test_which_named_bots_play_every_player_count(game, bot):
     """Corruption's rule bots read each row's seats; Corruptia's heuristic is built for one count's
     grid, and Construction's for one count's seats."""
     env = corruption_envs.env(game, num_players=PLAYER_COUNTS[game][0])
-    assert plays_any_count(make_agent(bot, env, seed=0)) == (bot in ANY_COUNT_BOTS[game])
+    assert make_agent(bot, env, seed=0).any_player_count == (bot in ANY_COUNT_BOTS[game])
 
 
 @pytest.mark.parametrize("game,bot", [(g, b) for g, bots in ANY_COUNT_BOTS.items() for b in bots])

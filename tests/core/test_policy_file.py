@@ -220,9 +220,10 @@ def test_a_bad_agent_spec_names_the_allowed_ones(spec, message):
 
 
 def test_heuristic_for_a_game_without_one_is_named():
+    from tests.core.toy import GAME
     from tests.toy_game import registered
 
-    with registered("toy", "tests.core.toy"), pytest.raises(
+    with registered("toy", GAME), pytest.raises(
         ValueError, match="game 'toy' has no heuristic bot; use 'random' or a policy file"
     ):
         make_agent("heuristic", toy_env())

@@ -1,12 +1,15 @@
 """The registry and the one resolver of strings that name code."""
+import dataclasses
+
 import pytest
 
 import corruption_envs
 from corruption_envs.bots import SPECS, make_agent
-from corruption_envs.registry import env_class, import_attr, make_env, rules_class
+from corruption_envs.registry import env_class, game_of, import_attr, make_env, rules_class
 from tests.benchmarks.toy_agents import TOY, RaiseAgent
 from tests.core.toy import ToyEnv, ToyRules
 from tests.toy_game import registered
+from tests.training import toygame
 
 
 def test_a_registered_game_is_playable_by_name_until_unregistered():
@@ -21,12 +24,38 @@ def test_a_registered_game_is_playable_by_name_until_unregistered():
 
 def test_register_refuses_a_bad_name_and_a_taken_one_and_unregister_an_unknown_one():
     with pytest.raises(ValueError, match="must be an identifier"):
-        corruption_envs.register("my game", "tests.training.toygame")
-    with pytest.raises(ValueError, match="already registered to corruption_envs.corruption; pick another name"):
-        corruption_envs.register("corruption", "tests.training.toygame")
+        dataclasses.replace(toygame.GAME, name="my game")
+    with pytest.raises(ValueError, match="'corruption' is already registered \\(Corruption .*\\); pick another name"):
+        corruption_envs.register(dataclasses.replace(toygame.GAME, name="corruption"))
+    with pytest.raises(TypeError, match="register takes a Game"):
+        corruption_envs.register("tests.training.toygame")
     with pytest.raises(ValueError, match="game 'chess' is not registered; registered games: \\['corruption'"):
         corruption_envs.unregister("chess")
     assert list(corruption_envs.GAMES) == ["corruption", "corruptia", "construction"]
+
+
+def test_a_game_description_holds_its_bots_engine_and_views():
+    game = corruption_envs.get_game("corruption")
+    assert corruption_envs.get_game(game) is game and game.players == range(3, 8)
+    assert {game: "a key"}[game] == "a key" and dataclasses.replace(game) != game  # one object per game
+    assert game.bot_names == ("random", "heuristic", "expert") and game.views == ("observation", "text", "picture")
+    env = game.env(num_players=4)
+    assert type(game.bot("expert", env, seed=0)).__name__ == "ExpertAgent"
+    with pytest.raises(ValueError, match="game 'corruption' has no greedy bot; its bots: \\['random'"):
+        game.bot("greedy", env)
+    with pytest.raises(ValueError, match="'random' is every game's bot already"):
+        dataclasses.replace(toygame.GAME, bots={"random": toygame.HeuristicAgent})
+    with pytest.raises(ValueError, match="game 'toy' has no compiled engine; use engine='reference'"):
+        toygame.GAME.engine_class()
+    assert toygame.GAME.views == ("observation", "text")
+
+
+def test_an_env_finds_its_game_by_its_rules_and_an_unregistered_one_a_bare_description():
+    assert game_of(corruption_envs.env("corruptia")) is corruption_envs.GAMES["corruptia"]
+    bare = game_of(ToyEnv(num_players=2))
+    assert bare.name == "toy" and bare.raw_env is ToyEnv and bare.bot_names == ("random",) and bare.engine is None
+    with registered("toy", toygame.GAME):
+        assert game_of(toygame.raw_env(num_players=2)) is corruption_envs.GAMES["toy"]
 
 
 def test_module_attr_specs_resolve_to_the_named_class_and_bad_ones_say_the_form():

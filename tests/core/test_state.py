@@ -18,7 +18,7 @@ GAMES = corruption_envs.list_games()
 
 def mid_game_states(game: str, seed: int = 3):
     """States (with events) of seeded random games, at a few points, at the smallest and largest counts."""
-    rules_class = corruption_envs.game_module(game).raw_env.rules_class
+    rules_class = corruption_envs.get_game(game).rules
     for n in (rules_class.min_players, rules_class.max_players):
         env = corruption_envs.env(game, num_players=n, record_events=True)
         env.reset(seed=seed)

@@ -11,6 +11,7 @@ import numpy as np
 from corruption_envs.core import (
     LIST, SHARED, ActionLayout, DeclaredState, EventLog, Layout, Option, Rules, int_range, make_env_class, sees_own,
 )
+from corruption_envs.core.game import Game
 
 ACTIONS = ActionLayout()
 ACTIONS.add("check", "check")
@@ -89,3 +90,5 @@ class ToyRules(Rules):
 
 
 ToyEnv = make_env_class(ToyRules, "ToyEnv")
+# what `corruption_envs.register(GAME)` makes playable by name (tests/toy_game.py registers it for a test)
+GAME = Game(name="toy", about="a toy game of the tests: raise or check, 2-4 players", raw_env=ToyEnv, env=ToyEnv)

@@ -10,4 +10,4 @@ def toy_registered():
     `tests.play.toy_cli`, which registers it there)."""
     register_toy()
     yield
-    corruption_envs.GAMES.pop(NAME)
+    corruption_envs.unregister(NAME)

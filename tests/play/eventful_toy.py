@@ -5,6 +5,7 @@ as 'eventful_toy' (`register_toy`), or run the terminal game with it registered 
 from __future__ import annotations
 
 from corruption_envs.core import EVERYONE, EventLog, make_env_class
+from corruption_envs.core.game import Game
 from tests.core.toy import ToyRules
 
 
@@ -27,12 +28,12 @@ class EventfulToyRules(ToyRules):
 
 
 EventfulToyEnv = make_env_class(EventfulToyRules, "EventfulToyEnv")
-env = raw_env = EventfulToyEnv  # what a registered game module provides
-
 NAME = "eventful_toy"
+GAME = Game(name=NAME, about="the toy game with an event log, 2-4 players", raw_env=EventfulToyEnv,
+            env=EventfulToyEnv)
 
 
 def register_toy() -> None:
     import corruption_envs
 
-    corruption_envs.register(NAME, __name__)
+    corruption_envs.register(GAME)

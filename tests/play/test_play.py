@@ -2,6 +2,7 @@
 toy game with an event log (so the generic parts are checked even before any game is registered)."""
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -322,12 +323,14 @@ def test_a_module_path_as_game_is_refused_without_importing_it(tmp_path):
     assert not (tmp_path / "ran").exists()
 
 
-def test_register_refuses_a_name_taken_by_another_module_and_a_name_that_is_not_one():
-    with pytest.raises(ValueError, match="'corruption' is already registered to corruption_envs.corruption"):
-        corruption_envs.register("corruption", "my.module")
+def test_register_refuses_a_name_taken_by_another_game_and_a_name_that_is_not_one():
+    from tests.play.eventful_toy import GAME
+
+    with pytest.raises(ValueError, match="'corruption' is already registered \\(Corruption .*\\); pick another"):
+        corruption_envs.register(dataclasses.replace(GAME, name="corruption"))
     with pytest.raises(ValueError, match="must be an identifier"):
-        corruption_envs.register("a:b", "my.module")
-    corruption_envs.register("corruption", "corruption_envs.corruption")  # the same again is fine
+        dataclasses.replace(GAME, name="a:b")
+    corruption_envs.register(corruption_envs.get_game("corruption"))  # the same again is fine
 
 
 def test_replay_step_by_step_waits_shows_the_table_on_question_mark_and_stops_on_q(full_games):

@@ -65,7 +65,7 @@ def set_field(line, key, value):
 CASES = {
     "module-path-game": (header_change("game", "tests.play.eventful_toy:EventfulToyEnv"),
                          "names game 'tests.play.eventful_toy:EventfulToyEnv', which is not registered"),
-    "unknown-game": (header_change("game", "chess"), "corruption_envs.register(name, module)"),
+    "unknown-game": (header_change("game", "chess"), "corruption_envs.register(Game(...))"),
     "game-not-text": (header_change("game", ["corruption"]), "field 'game' is ['corruption'], not text"),
     "negative-seed": (header_change("seed", -1), "the header's seed -1 is negative"),
     "string-seed": (header_change("seed", "5"), "field 'seed' is '5', not an integer"),

@@ -11,7 +11,8 @@ from corruption_envs.core.rewards import rank_points
 pytest.importorskip("numba")
 
 from corruption_envs.vector import WAIT, make  # noqa: E402
-from corruption_envs.vector import corruptia, numpy_rng  # noqa: E402
+from corruption_envs.corruptia import engine as corruptia  # noqa: E402
+from corruption_envs.vector import numpy_rng  # noqa: E402
 from corruption_envs.vector.compiled import pick_legal  # noqa: E402
 
 GAMES = ("corruption", "corruptia", "construction")

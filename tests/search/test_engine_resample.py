@@ -18,8 +18,8 @@ from corruption_envs.search import ISMCTSAgent, PIMCAgent  # noqa: E402
 from corruption_envs.construction.state import VOTE as CONSTRUCTION_VOTE  # noqa: E402
 from corruption_envs.corruptia.state import VOTE  # noqa: E402
 from corruption_envs.vector import WAIT, make  # noqa: E402
-from corruption_envs.vector.construction import ConstructionEngine  # noqa: E402
-from corruption_envs.vector.corruption import GAME_SIZE, CorruptionEngine  # noqa: E402
+from corruption_envs.construction.engine import ConstructionEngine  # noqa: E402
+from corruption_envs.corruption.engine import GAME_SIZE, CorruptionEngine  # noqa: E402
 from corruption_envs.vector.sampling import random_legal  # noqa: E402
 
 COUNTS = {"corruption": (3, 4, 7), "corruptia": (3, 4, 5), "construction": (3, 5, 7)}
@@ -160,7 +160,7 @@ def keeps_corruptia(e, k: int, state, me: int) -> None:
     """Row k holds the seat's hand, the cards seen taken and every card on the table or discarded
     where they are, as many cards in each hand, the pile and the box, and the seat's own ballot."""
     from corruption_envs.corruptia.state import IN_BOX, IN_DECK
-    from corruption_envs.vector import corruptia as v
+    from corruption_envs.corruptia import engine as v
 
     loc = e._state[4][k, v.C_LOC].astype(np.int64)
     hidden_places = [*range(state.n), IN_DECK, IN_BOX]
@@ -176,7 +176,7 @@ def keeps_corruptia(e, k: int, state, me: int) -> None:
 def keeps_construction(e, k: int, state, me: int) -> None:
     """Row k holds the seat's hand and the discards, as many cards in each hand and the deck, every
     card the seat knows a seat holds in that seat's hand, and the contracts on the stack."""
-    from corruption_envs.vector import construction as v
+    from corruption_envs.construction import engine as v
 
     s, n, t = e._rows[k].astype(np.int64), state.n, v.T
     hands = s[v.HAND:v.HAND + n * t].reshape(n, t)
@@ -192,7 +192,7 @@ def keeps_construction(e, k: int, state, me: int) -> None:
 
 def resampled_state(e: CorruptionEngine, row: int, n: int) -> dict:
     """Row `row`'s cards and deck as AEC-shaped arrays."""
-    from corruption_envs.vector import corruption as v
+    from corruption_envs.corruption import engine as v
 
     s = e._state[row]
     cards = slice(0, n * 10)
@@ -259,7 +259,7 @@ def test_corruptias_unseen_cards_fall_as_the_rules_sampler_deals_them():
 
     from corruption_envs.corruptia.state import IN_BOX, IN_DECK
     from corruption_envs.corruptia.tables import CARDS_PER_DEPT
-    from corruption_envs.vector import corruptia as v
+    from corruption_envs.corruptia import engine as v
 
     env = corruption_envs.env("corruptia", num_players=4)
     env.reset(seed=4)

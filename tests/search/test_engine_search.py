@@ -8,7 +8,6 @@ import corruption_envs
 from corruption_envs.search import ISMCTSAgent, PIMCAgent
 from corruption_envs.search.ismcts import Node
 from corruption_envs.search.waves import EngineRows, WavePlayout, run_wave
-from corruption_envs.registry import rules_class
 from tests.core.toy import ToyEnv
 from tests.search.twins import seat_twins
 from tests.test_contract import GAMES, leak_points
@@ -22,7 +21,7 @@ def decide(bot, env):
 
 
 def counts(game):
-    r = rules_class(game)
+    r = corruption_envs.get_game(game).rules
     return sorted({r.min_players, r.max_players})
 
 
@@ -71,13 +70,14 @@ def test_a_wave_spreads_its_descents_and_backs_up_every_playout():
     rules, state = env.unwrapped.rules, env.unwrapped.game_state
     me, rng = rules.current_player(state), np.random.default_rng(0)
     legal = np.flatnonzero(rules.legal_mask(state))
-    rows = EngineRows(rules, 16, seed=0)
+    game = corruption_envs.get_game("corruption")
+    rows = EngineRows(game, rules, 16, seed=0)
     bot = ISMCTSAgent(env, seed=0, engine=True)
     states = [rules.resample_hidden(state, me, np.random.default_rng(i)) for i in range(16)]
     root = Node(me)
     batch = rows.engine.batch
     rows.load(states)
-    run_wave(rows, WavePlayout(env, "random", rng), [root] * 16,
+    run_wave(rows, WavePlayout(game, env, "random", rng), [root] * 16,
              lambda node, row, p: bot._select(node, p, batch.action_mask[row], lambda: None), Node)
     # 16 descents, each through a different untried root move (the virtual visits keep them apart)
     assert len(root.children) == min(16, legal.size) and set(root.children) <= set(legal.tolist())

@@ -25,7 +25,7 @@ EVERY = 17  # random decisions between two checked ones
 
 def options_on(game: str) -> dict:
     """Every True/False rule option on; construction's gifts at their most."""
-    options = corruption_envs.game_module(game).raw_env.rules_class.options
+    options = corruption_envs.get_game(game).rules.options
     config = {name: True for name, option in options.items() if getattr(option, "choices", None) == (True, False)}
     if game == "construction":
         config["max_gifts"] = 3
@@ -40,7 +40,7 @@ def specs(game: str) -> list[str]:
 def cases() -> list[tuple[str, int]]:
     out = []
     for game in GAMES:
-        rules = corruption_envs.game_module(game).raw_env.rules_class
+        rules = corruption_envs.get_game(game).rules
         out += [(game, n) for n in range(rules.min_players, rules.max_players + 1)]
     return out
 

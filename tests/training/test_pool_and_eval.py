@@ -4,6 +4,7 @@ import json
 import numpy as np
 import pytest
 
+from corruption_envs.core.agents import Agent
 from corruption_envs.policy import NumpyPolicy
 from training.evaluate import evaluate, wilson_interval as wilson
 from training.pool import OpponentPool
@@ -85,7 +86,7 @@ def test_wilson_interval_matches_known_values():
     assert wilson(0, 10)[1] == pytest.approx(0.2775, abs=1e-4)
 
 
-class SeatRecorder:
+class SeatRecorder(Agent):
     """Reads its seat from the toy observation: on lap one the turn index is the seat."""
 
     def __init__(self, num_players, num_rounds=2):

@@ -8,7 +8,7 @@ import corruption_envs
 from corruption_envs import vector
 from corruption_envs.corruption.state import OVER, USED
 from corruption_envs.policy import load_policy, read_policy_file
-from corruption_envs.vector.corruption import PER_CARD, PLACE_START, PRIVILEGED_SIZE
+from corruption_envs.corruption.engine import PER_CARD, PLACE_START, PRIVILEGED_SIZE
 from training import config as cfg
 from training.export import export_actor
 from training.imitation import collect

@@ -238,7 +238,7 @@ def test_a_config_naming_only_the_game_is_valid(tmp_path, game):
     path = tmp_path / "min.yaml"
     path.write_text(f"game: {game}\n")
     config = cfg.load(None, path)
-    rules = corruption_envs.game_module(game).raw_env.rules_class
+    rules = corruption_envs.get_game(game).rules
     assert config.run.players == [rules.default_players] * 2
     assert config.eval.num_players == rules.default_players
 

@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from corruption_envs.core.agents import Agent
 from corruption_envs.core.rewards import pairwise_points, terminal_rewards, win_shares
 from training.pool import OpponentPool
 from training.wrapper import SelfPlayEnv
@@ -11,7 +12,7 @@ def bots_only(mix=None):
     return OpponentPool(mix or {"random": 1.0}, max_snapshots=3, pfsp_power=2.0)
 
 
-class Spy:
+class Spy(Agent):
     """A random opponent that records what it was shown."""
 
     def __init__(self, wrapper):

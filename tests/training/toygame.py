@@ -1,4 +1,4 @@
-"""The core toy game packaged like a real game module (env, raw_env, HeuristicAgent), so the training
+"""The core toy game packaged like a real game (its `GAME`, with a heuristic bot), so the training
 code is tested end to end without a real game. One change makes masks matter: a player may raise
 only while they hold no chip, so an agent that ignores the mask plays an illegal action."""
 from __future__ import annotations
@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from corruption_envs.core import make_env_class
+from corruption_envs.core.agents import Agent
+from corruption_envs.core.game import Game
 from tests.core.toy import ToyRules
 
 
@@ -21,7 +23,7 @@ def env(**config):
     return raw_env(**config)
 
 
-class HeuristicAgent:
+class HeuristicAgent(Agent):
     """Raising is never worse in the toy game (chips + card decide): raise whenever allowed."""
 
     def __init__(self, env, seed=None) -> None:
@@ -31,4 +33,7 @@ class HeuristicAgent:
         return 1 if action_mask[1] else 0
 
 
-__all__ = ["env", "raw_env", "MaskedToyRules", "HeuristicAgent"]
+GAME = Game(name="toy", about="the toy game with masks that matter, 2-4 players", raw_env=raw_env, env=env,
+            bots={"heuristic": HeuristicAgent})
+
+__all__ = ["GAME", "env", "raw_env", "MaskedToyRules", "HeuristicAgent"]

@@ -21,8 +21,8 @@ from corruption_envs.construction.tables import (  # noqa: E402
 )
 from corruption_envs.construction import ConstructionRules  # noqa: E402
 from corruption_envs.vector import numpy_rng  # noqa: E402
-from corruption_envs.vector.corruptia import pcg64_words  # noqa: E402
-from corruption_envs.vector.construction import (  # noqa: E402
+from corruption_envs.vector.numpy_rng import pcg64_words  # noqa: E402
+from corruption_envs.construction.engine import (  # noqa: E402
     C, D, G_DECK_CARDS, ConstructionEngine, _deal, _game_table,
 )
 from tests.construction.helpers import (  # noqa: E402

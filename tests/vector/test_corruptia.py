@@ -15,7 +15,8 @@ from corruption_envs.corruptia.state import (  # noqa: E402
 )
 from corruption_envs.corruptia.tables import REVOLUTION  # noqa: E402
 from corruption_envs.vector import numpy_rng  # noqa: E402
-from corruption_envs.vector.corruptia import CorruptiaEngine, _shuffle, pcg64_words  # noqa: E402
+from corruption_envs.vector.numpy_rng import pcg64_words  # noqa: E402
+from corruption_envs.corruptia.engine import CorruptiaEngine, _shuffle  # noqa: E402
 from tests.corruptia.helpers import cell_action, game, legal, pass_all, propose, worker_from  # noqa: E402
 from tests.corruptia.test_proposal import NEW_CULTURE, culture_example  # noqa: E402
 

@@ -13,7 +13,7 @@ from benchmarks.differential import check_decision, compare_games, compare_posit
 from corruption_envs.core.errors import NotResetError  # noqa: E402
 from corruption_envs.corruption import codec  # noqa: E402
 from corruption_envs.corruption.state import HIT_STEP, REPORTER_STEP, SWISS_STEP  # noqa: E402
-from corruption_envs.vector.corruption import CorruptionEngine  # noqa: E402
+from corruption_envs.corruption.engine import CorruptionEngine  # noqa: E402
 
 from ..corruption.helpers import (  # noqa: E402
     DA,

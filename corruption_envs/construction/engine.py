@@ -29,16 +29,17 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from ..construction import ConstructionRules, codec, observer, tables
-from ..construction.state import CARDS, GIFT, MAYOR, OVER, PAY, PLACE, VOTE, State
-from ..construction.tables import (
+from ..core.errors import NotResetError
+from ..vector import numpy_rng
+from ..vector.compiled import CompiledEngine, pick_legal
+from ..vector.numpy_rng import pcg64_words
+from ..vector.outcome import write_outcome
+from . import codec, observer, tables
+from .env import ConstructionRules
+from .state import CARDS, GIFT, MAYOR, OVER, PAY, PLACE, VOTE, State
+from .tables import (
     BIG_PAPA, CUT_AND_PASTE, DEEP_MERDE, LA_GREVE, RED_ALERT, REVENUE_QUEBEC, SNITCH, SPIC_N_SPAN,
 )
-from ..core.errors import NotResetError
-from . import numpy_rng
-from .compiled import CompiledEngine, pick_legal
-from .corruptia import pcg64_words
-from .outcome import write_outcome
 
 # compiled once and cached; integer % and // without the zero-division check (no divisor is ever 0)
 _kernel = nb.njit(cache=True, error_model="numpy")

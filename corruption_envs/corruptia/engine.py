@@ -29,31 +29,32 @@ import numba as nb
 import numpy as np
 
 from ..core.errors import NotResetError
-from ..corruptia import CorruptiaRules
-from ..corruptia.codec import (
+from ..vector import numpy_rng
+from ..vector.compiled import CompiledEngine
+from ..vector.engine import WAIT
+from ..vector.numpy_rng import pcg64_words
+from ..vector.outcome import write_outcome
+from .codec import (
     ACTIONS, BLACKMAIL, BOARD, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, OFFER, PASS_ACTION, VOTE0,
     WORKER0,
 )
-from ..corruptia.observer import (
+from .env import CorruptiaRules
+from .observer import (
     MAX_HAND, MAX_SLOTS, OPPOSITE, S_COL, S_CRONIES, S_DEPT, S_INCOME, S_INTERVIEW, S_NEIGHBOURS,
     S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, SLOT_FEATURES, TOKENS_SCALE, VALUE_SCALE, Observer,
     scaled_coords,
 )
-from ..corruptia.state import (
+from .state import (
     ABSENT, APPROVED, APPROVED_BY_COIN, BILL, CELL, CRONY, DISCARD, IN_BOX, IN_DECK, IN_DISCARD, NEGOTIATE,
     NO, ON_TABLE, OVER, PROPOSED, REJECTED, REJECTED_BY_COIN, SWAP_GIVE, SWAP_TAKE, VOTE, WORKER, YES,
     CorruptiaState,
 )
-from ..corruptia.tables import (
+from .tables import (
     BUDGET, BUDGETS, CARDS_PER_DEPT, CARDS_REMOVED, CRONIES_EACH, CRONY_POINTS, DEAL_PER_ROUND, DEPT,
     DIE_FACES, DISCARD_PER_ROUND, INCOME,
     NEED, NUM_CARDS, NUM_DEPTS, NUM_ROUNDS, OFFICIALS_PER_START_BILL, REVOLUTION, START_HAND,
     TOKEN_POINTS, TRIANGLE_SIZE, WORKERS_PER_BILL,
 )
-from . import numpy_rng
-from .compiled import CompiledEngine
-from .engine import WAIT
-from .outcome import write_outcome
 
 P = MAX_PLAYERS
 NUM_CELLS = BOARD.size
@@ -1049,24 +1050,6 @@ def _resample_kernel(st, seeds, player, offers_on, obs, mask, current, work,
                     seat[i, SE_VOTE, q] = numpy_rng.integers(g, 3 if seat[i, SE_TOKENS, q] > 0 else 2)
         _least_deficits(st, i)
         _write_decision(st, i, offers_on, obs, mask, current)
-
-
-# --- an AEC state's Generator ------------------------------------------------------------------------
-def pcg64_words(rng: np.random.Generator) -> np.ndarray:
-    """A PCG64 Generator's state as numpy_rng keeps it (its buffered 32-bit half-word included)."""
-    state = rng.bit_generator.state
-    if state["bit_generator"] != "PCG64":
-        raise ValueError(
-            f"the batched engine carries numpy's PCG64 on; this game's generator is "
-            f"{state['bit_generator']}: build the AEC state with np.random.default_rng(seed)"
-        )
-    s, inc = state["state"]["state"], state["state"]["inc"]
-    low = (1 << 64) - 1
-    words = np.zeros(numpy_rng.GENERATOR_SIZE, np.uint64)
-    words[[numpy_rng.STATE_HI, numpy_rng.STATE_LO, numpy_rng.INC_HI, numpy_rng.INC_LO]] = \
-        (s >> 64, s & low, inc >> 64, inc & low)
-    words[numpy_rng.HALF], words[numpy_rng.HAS_HALF] = state["uinteger"], state["has_uint32"]
-    return words
 
 
 class CorruptiaEngine(CompiledEngine):

@@ -25,10 +25,13 @@ import numba as nb
 import numpy as np
 
 from ..core.errors import NotResetError
-from ..corruption import CorruptionRules
-from ..corruption.codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, PLAY, REMOVE, SWISS
-from ..corruption.observer import CARD_WEIGHT, build_layout
-from ..corruption.state import (
+from ..vector.compiled import CompiledEngine, pick_legal
+from ..vector.numpy_rng import GENERATOR_SIZE, SEED_SCRATCH, integers, permutation_into, seed_generator_in
+from ..vector.outcome import write_outcome
+from .codec import ASSIGN, DECLINE, KILL, KILL_SLOTS, PLAY, REMOVE, SWISS
+from .env import CorruptionRules
+from .observer import CARD_WEIGHT, build_layout
+from .state import (
     ASSIGNED,
     AWARDED,
     CANCELLED,
@@ -47,8 +50,8 @@ from ..corruption.state import (
     WON,
     CorruptionState,
 )
-from ..corruption.state import SWISS as ON_SWISS
-from ..corruption.tables import (
+from .state import SWISS as ON_SWISS
+from .tables import (
     CARD_KIND,
     CARD_VALUE,
     CARDS_PER_ROUND,
@@ -68,9 +71,6 @@ from ..corruption.tables import (
     REPORTER,
     TOTAL_CONTRACT_VALUE,
 )
-from .compiled import CompiledEngine, pick_legal
-from .numpy_rng import GENERATOR_SIZE, SEED_SCRATCH, integers, permutation_into, seed_generator_in
-from .outcome import write_outcome
 
 # --- tables as constant arrays (numba freezes module-level arrays into the kernels) ----------------
 KIND = CARD_KIND.astype(np.int64)
