@@ -44,7 +44,7 @@ def time_learn(game: str, sets: Sequence[str], steps: int, plain: bool = False,
     policy has)."""
     import torch
 
-    from training.export import export_actor
+    from training.network.export import export_actor
     from training.selfplay import start
 
     config = cfg.load(game, sets=[*OFF, *sets])

@@ -3,7 +3,7 @@ the SB3 path, each at 0, 1 and 2 env runners, measured in one run.
 
     pip install -e ".[train,rllib]" && python -m benchmarks.rllib_speed --game corruption --runners 0 1 2
 
-Each row builds the backend's PPO algorithm from the game's config (`training.rllib_backend`, the
+Each row builds the backend's PPO algorithm from the game's config (`training.rllib.backend`, the
 untrained learner as the opponents' first snapshot) and times `--iterations` calls of `algo.train()`
 (sampling and the PPO update) after one warm-up call, in wall seconds: Ray's runners are other processes;
 then the runners' sampling alone, `--iterations` times an iteration's batch (`rllib.train_batch_size`
@@ -26,7 +26,7 @@ from typing import Any
 from benchmarks.learner_speed import OFF, time_learn
 from benchmarks.results import add_record_option, command_line, measured, record_name, write
 from training import config as cfg
-from training import rllib_backend
+from training.rllib import backend as rllib_backend
 
 MODES = {"turn by turn": "run.vec_env=dummy", "engine": "run.vec_env=batched"}
 SAME_NETWORK = ["ppo.prior=none"]

@@ -100,8 +100,8 @@ def test_sb3_check_env_passes_on_the_training_wrapper(game):
     pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_checker import check_env
 
-    from training.pool import OpponentPool
-    from training.wrapper import SelfPlayEnv
+    from training.opponents.pool import OpponentPool
+    from training.opponents.wrapper import SelfPlayEnv
 
     pool = OpponentPool({"heuristic": 1.0, "random": 1.0}, max_snapshots=2, pfsp_power=2.0)
     rules = corruption_envs.get_game(game).rules

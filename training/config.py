@@ -116,7 +116,7 @@ class PPO(Section):
     max_grad_norm: Number(0, 100, lo_open=True) = 0.5
     net_arch: Described(list[Annotated[int, Field(gt=0)]], "a non-empty list of positive integers") = [128, 128]
     activation: Literal["tanh", "relu"] = "tanh"
-    # residual learning on a bot: its move's logit gets a learned bonus (training/prior.py)
+    # residual learning on a bot: its move's logit gets a learned bonus (training/network/prior.py)
     prior: Literal["none", "heuristic", "expert"] = "none"
     prior_weight: Number(0, 20) = 3.0  # the bonus at the start
     # duplicate play: the reward minus the heuristic's in the same seat, deal and opponents (wrapper.py)
@@ -138,7 +138,7 @@ class Pool(Section):
     max_snapshots: Int(1) = 20
     pfsp_power: Number(0, 10) = 2.0
     # PSRO in small: every `exploiter_every` steps a fresh learner trains `exploiter_steps` against
-    # copies of the learner of that moment and joins the pool (training/exploiter.py); 0 = never
+    # copies of the learner of that moment and joins the pool (training/ppo/exploiter.py); 0 = never
     exploiter_every: Int(0) = 0
     exploiter_steps: Int(1) = 50_000
     mix: Described(Mix, MIX_ALLOWED) = {"self": 0.6, "heuristic": 0.3, "random": 0.1}
@@ -146,7 +146,7 @@ class Pool(Section):
     check_mix = field_validator("mix")(_check_mix)
 
 
-class Init(Section):  # warm start from a policy file: the actor starts as that policy (training/init_policy.py)
+class Init(Section):  # warm start from a policy file: the actor starts as that policy (training/ppo/init_policy.py)
     policy: Described(str | None, "null (a fresh network) or the path of an exported policy .npz") = None
 
     not_blank = field_validator("policy")(_not_blank)
@@ -158,7 +158,7 @@ def _bot(v: str) -> str:
     return v
 
 
-class Imitation(Section):  # warm start: copy a bot (the teacher) before self-play (training/imitation.py)
+class Imitation(Section):  # warm start: copy a bot (the teacher) before self-play (training/ppo/imitation.py)
     games: Int(0) = 0  # teacher games to learn from; 0 = start from a random network
     teacher: Described(str, f"a bot: {BOTS}") = "heuristic"
     explore: Number(0, 1) = 0.1
@@ -219,7 +219,7 @@ class PSRO(Section):  # python -m training.psro (training/psro.py): the champion
         return v
 
 
-class RLlib(Section):  # --backend rllib (training/rllib_backend.py); ppo, pool, run and eval keys apply as well
+class RLlib(Section):  # --backend rllib (training/rllib/backend.py); ppo, pool, run and eval keys apply as well
     num_env_runners: Int(0, 1024) = 0  # 0 = sample in the driver process
     num_envs_per_env_runner: Int(1, 256) = 1  # turn by turn; on the engine a runner plays run.n_envs
     num_learners: Int(0, 64) = 0  # 0 = learn in the driver process

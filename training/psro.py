@@ -34,8 +34,8 @@ from corruption_envs.evaluation import evaluate
 from corruption_envs.policy import NumpyPolicy, mixture_of, read_policy_file
 
 from . import config as cfg
-from .exploiter import train_best_response
-from .export import policy_meta
+from .ppo.exploiter import train_best_response
+from .network.export import policy_meta
 from .run_folder import RunFolder, new_run_path, resume_path
 
 REPLICATOR_STEPS, REPLICATOR_RATE = 2000, 1.0

@@ -20,14 +20,14 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from corruption_envs.core.threads import one_blas_thread
 
-from . import checkpoint as ckpt
+from .network import checkpoint as ckpt
 from . import config as cfg
-from .callbacks import SelfPlayCallback
-from .export import export_actor, play_at_temperature, policy_meta
-from .imitation import warm_start
-from .init_policy import warm_start_actor
-from .learner import build_model, make_venv
-from .pool import OpponentPool
+from .ppo.callbacks import SelfPlayCallback
+from .network.export import export_actor, play_at_temperature, policy_meta
+from .ppo.imitation import warm_start
+from .ppo.init_policy import warm_start_actor
+from .ppo.learner import build_model, make_venv
+from .opponents.pool import OpponentPool
 from .run_folder import RunFolder, new_run_path, resume_path
 from .selection import select_best
 
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
                                   "--backend sb3, whose runs resume")
         config, out, checkpoint = resolve(args)
         if args.backend == "rllib":
-            from . import rllib_backend  # ray is optional: only --backend rllib loads it
+            from .rllib import backend as rllib_backend  # ray is optional: only --backend rllib loads it
 
             rllib_backend.check(config)
         else:

@@ -9,7 +9,8 @@ pytest.importorskip("ray")
 
 from corruption_envs.policy import read_policy_file  # noqa: E402
 from training import config as cfg  # noqa: E402
-from training import rllib_backend, selfplay  # noqa: E402
+from training import selfplay  # noqa: E402
+from training.rllib import backend as rllib_backend  # noqa: E402
 
 
 class Episode:
@@ -131,7 +132,7 @@ def test_the_exported_policy_computes_the_modules_logits(local_ray):
 def test_the_warm_start_fits_the_learner_and_reaches_the_env_runners(local_ray, smoke_config, tmp_path):
     from ray.tune.registry import register_env
 
-    from training.imitation import collect
+    from training.ppo.imitation import collect
 
     config = cfg.load(None, smoke_config, ["imitation.games=40", "imitation.teacher=heuristic"])
     register_env(rllib_backend.ENV_NAME, lambda c: rllib_backend.SelfPlayTurnBasedEnv(**c))
@@ -217,7 +218,7 @@ def test_the_prior_modules_logits_are_the_exported_policys(local_ray):
 
     import corruption_envs
     from corruption_envs.bots import make_agent
-    from training.rllib_prior import prior_module_spec
+    from training.rllib.prior import prior_module_spec
 
     game = corruption_envs.env("corruption", num_players=4)
     size, actions = game.observation_layout.size, game.num_actions

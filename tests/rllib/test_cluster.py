@@ -6,7 +6,7 @@ ray = pytest.importorskip("ray")
 from ray.cluster_utils import Cluster  # noqa: E402
 
 from training import config as cfg  # noqa: E402
-from training import rllib_backend  # noqa: E402
+from training.rllib import backend as rllib_backend  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ import pytest
 from corruption_envs.core.rewards import terminal_rewards, win_shares
 from corruption_envs.policy import NumpyPolicy
 from training import config as cfg
-from training.batched_env import BatchedSelfPlayVecEnv
-from training.pool import OpponentPool
+from training.opponents.batched_env import BatchedSelfPlayVecEnv
+from training.opponents.pool import OpponentPool
 
 B = 12
 
@@ -132,7 +132,7 @@ def test_a_steps_observations_stay_as_they_are_through_the_next_step():
 
 
 def test_several_snapshots_decide_in_one_call_and_play_as_each_alone(monkeypatch):
-    """The pool's snapshots decide their rows together (training.policy_group): the games are the ones
+    """The pool's snapshots decide their rows together (training.opponents.policy_group): the games are the ones
     each snapshot deciding its own rows plays."""
     def pool():
         rng = np.random.default_rng(4)  # the same snapshots in both pools

@@ -1,4 +1,4 @@
-"""The imitation warm start (training/imitation.py) on the toy game, whose heuristic raises whenever
+"""The imitation warm start (training/ppo/imitation.py) on the toy game, whose heuristic raises whenever
 the mask allows it."""
 import json
 
@@ -8,7 +8,7 @@ import pytest
 import corruption_envs
 from corruption_envs.bots import make_agent
 from training.config import ConfigError, load
-from training.imitation import collect, fit
+from training.ppo.imitation import collect, fit
 from training.selfplay import main
 
 GAMMA = 0.9
@@ -46,8 +46,8 @@ def test_fitting_makes_the_policy_play_like_the_teacher(demos):
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.pool import OpponentPool
-    from training.wrapper import SelfPlayEnv
+    from training.opponents.pool import OpponentPool
+    from training.opponents.wrapper import SelfPlayEnv
 
     pool = OpponentPool({"heuristic": 1.0}, 1, 1.0)
     venv = DummyVecEnv([lambda: SelfPlayEnv("toy", {"num_rounds": 2}, (2, 4), pool, seed=0)])
@@ -103,9 +103,9 @@ def test_with_a_prior_only_the_critic_is_fitted(demos):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from training.pool import OpponentPool
-    from training.prior import PriorPolicy
-    from training.wrapper import SelfPlayEnv
+    from training.opponents.pool import OpponentPool
+    from training.network.prior import PriorPolicy
+    from training.opponents.wrapper import SelfPlayEnv
 
     env = SelfPlayEnv("toy", {"num_rounds": 2}, (2, 4), OpponentPool({"heuristic": 1.0}, 1, 1.0), seed=0,
                       prior="heuristic")
@@ -126,7 +126,7 @@ def test_with_a_prior_only_the_critic_is_fitted(demos):
 
 
 def test_sparse_rows_give_back_the_dense_rows_by_any_index():
-    from training.sparse_rows import SparseRows
+    from training.network.sparse_rows import SparseRows
 
     rng = np.random.default_rng(0)
     chunks = [np.where(rng.random((k, 50)) < 0.1, rng.random((k, 50)), 0).astype(np.float32) for k in (7, 0, 13, 1)]
@@ -145,8 +145,8 @@ def test_the_learners_policy_fits_stored_rows_as_their_non_zeros_exactly_as_dens
     import gymnasium as gym
     import torch
 
-    from training.learner_policy import LearnerPolicy
-    from training.sparse_input import NonZeros
+    from training.network.learner_policy import LearnerPolicy
+    from training.network.sparse_input import NonZeros
 
     dense = dataclasses.replace(demos, observations=demos.observations[np.arange(len(demos))])
     space = gym.spaces.Box(0.0, 1.0, (dense.observations.shape[1],), np.float32)

@@ -1,4 +1,4 @@
-"""Warm start from a policy file (`init.policy`, training/init_policy.py) on the toy game: the actor is
+"""Warm start from a policy file (`init.policy`, training/ppo/init_policy.py) on the toy game: the actor is
 copied, inputs new at the added player counts start at zero, play at the file's counts is unchanged."""
 from pathlib import Path
 
@@ -9,7 +9,7 @@ import corruption_envs
 from corruption_envs.policy import NumpyPolicy
 from tests.training.conftest import TOY_YAML
 from training import config as cfg
-from training.export import export_actor
+from training.network.export import export_actor
 from training.selfplay import main, start
 
 
@@ -85,7 +85,7 @@ def test_inputs_new_at_the_added_counts_start_at_zero_and_play_at_the_files_coun
 
 def test_with_imitation_only_the_critic_is_fitted(tmp_path):
     """The warm start's critic fit leaves the copied actor as the file has it."""
-    from training.imitation import warm_start
+    from training.ppo.imitation import warm_start
 
     path = tmp_path / "init.npz"
     source = random_policy((2, 4))
@@ -141,7 +141,7 @@ def test_on_construction_the_surgery_touches_only_the_sixth_and_seventh_seats_an
     as before."""
     from corruption_envs.bots import make_agent
     from corruption_envs.policy import read_policy_file
-    from training.init_policy import ready_for_run
+    from training.ppo.init_policy import ready_for_run
 
     champion = read_policy_file(Path(__file__).parents[2] / "policies/construction/champion-3to5.npz")
     ready, done = ready_for_run(champion, cfg.load("construction", sets=["run.players=[3,7]"]))

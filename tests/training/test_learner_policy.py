@@ -1,12 +1,12 @@
-"""The learner's policy (training.learner_policy) is SB3's MlpPolicy computed faster: the same
+"""The learner's policy (training.network.learner_policy) is SB3's MlpPolicy computed faster: the same
 parameters from the same seed, the same outputs and gradients (its exported file: test_policy_io.py)."""
 import gymnasium as gym
 import numpy as np
 import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from training.learner_policy import LearnerPolicy
-from training.sparse_input import SparseInputLinear
+from training.network.learner_policy import LearnerPolicy
+from training.network.sparse_input import SparseInputLinear
 
 OBS, ACTIONS = 400, 60
 ARCH = {"net_arch": {"pi": [32, 16], "vf": [32, 16]}, "activation_fn": torch.nn.Tanh}
@@ -100,7 +100,7 @@ def test_the_sparse_layer_reads_and_writes_its_weight_as_nn_linear_does():
 def test_the_legal_categorical_matches_sb3s_masked_categorical_with_ties_going_to_the_lowest_action():
     from sb3_contrib.common.maskable.distributions import MaskableCategorical
 
-    from training.legal_categorical import LegalCategorical
+    from training.network.legal_categorical import LegalCategorical
 
     gen = torch.Generator().manual_seed(1)
     logits = torch.randint(0, 3, (40, ACTIONS), generator=gen).float()  # many ties

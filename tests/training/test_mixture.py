@@ -12,7 +12,7 @@ from corruption_envs.core import PolicyFileError
 from corruption_envs.evaluation import evaluate
 from corruption_envs.policy import MixturePolicy, NumpyPolicy, mixture_of, read_policy_file
 from training import psro
-from training.pool import OpponentPool, SampledPolicy
+from training.opponents.pool import OpponentPool, SampledPolicy
 
 META = {"game": "toy", "game_version": 0, "min_players": 2, "max_players": 4, "env_config": {"num_rounds": 2}}
 
@@ -224,7 +224,7 @@ def test_psro_best_responses_can_start_from_the_start_policy_and_meet_named_bots
         br = read_policy_file(out / "members" / "member_01.npz")
         same = all(np.allclose(w, w0, atol=1e-4) for (w, _), (w0, _) in zip(br.layers, layers))
         assert same == (init == "start")
-    from training.exploiter import copies_pool
+    from training.ppo.exploiter import copies_pool
 
     field = read_policy_file(start)
     pool = copies_pool(field, {"self": 0.5, "heuristic": 0.5})

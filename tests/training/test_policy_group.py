@@ -5,7 +5,7 @@ import pytest
 import corruption_envs
 from corruption_envs import vector
 from corruption_envs.policy import NumpyPolicy
-from training.policy_group import PolicyGroup, _first_layer, kind_of
+from training.opponents.policy_group import PolicyGroup, _first_layer, kind_of
 
 
 def policies(env, count, activation, sample, seed=0, prior=None):

@@ -9,20 +9,20 @@ from corruption_envs.bots import make_agent
 from corruption_envs.core import PolicyFileError
 from corruption_envs.policy import load_policy, read_policy_file
 from tests.training.toygame import raw_env
-from training.export import export_actor
-from training.pool import OpponentPool
-from training.wrapper import SelfPlayEnv
+from training.network.export import export_actor
+from training.opponents.pool import OpponentPool
+from training.opponents.wrapper import SelfPlayEnv
 
 META = {"game": "toy", "game_version": 0, "min_players": 2, "max_players": 3}
 
 
 @pytest.fixture(scope="module", params=["MlpPolicy", "LearnerPolicy"])
 def model(request):
-    """A trained model of SB3's MlpPolicy, and of the learner's faster one (training.learner_policy)."""
+    """A trained model of SB3's MlpPolicy, and of the learner's faster one (training.network.learner_policy)."""
     from sb3_contrib import MaskablePPO
     from torch import nn
 
-    from training.learner_policy import LearnerPolicy
+    from training.network.learner_policy import LearnerPolicy
 
     pool = OpponentPool({"random": 1.0}, 1, 2.0)
     env = SelfPlayEnv("toy", {}, (2, 3), pool, seed=0)
@@ -180,7 +180,7 @@ def test_a_sampling_temperature_spreads_the_moves_and_greedy_play_ignores_it():
     """Two actions with logits 0 and 2: at temperature 1 the second is drawn e^2/(1+e^2) = 0.88 of the
     time, at temperature 4 e^0.5/(1+e^0.5) = 0.62; the greedy choice stays the second."""
     from corruption_envs.policy import NumpyPolicy
-    from training.pool import SampledPolicy
+    from training.opponents.pool import SampledPolicy
 
     head = (np.zeros((3, 2), np.float32), np.array([0.0, 2.0], np.float32))
     obs, mask = np.ones(3, np.float32), np.ones(2, np.int8)

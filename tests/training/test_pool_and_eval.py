@@ -7,7 +7,7 @@ import pytest
 from corruption_envs.core.agents import Agent
 from corruption_envs.policy import NumpyPolicy
 from training.evaluate import evaluate, wilson_interval as wilson
-from training.pool import OpponentPool
+from training.opponents.pool import OpponentPool
 
 
 def dummy_policy():

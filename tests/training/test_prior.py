@@ -12,9 +12,9 @@ from tests.training.test_policy_io import META, observations, rewrite
 from tests.training.toygame import HeuristicAgent, raw_env
 from training.config import ConfigError
 from training.config import load as load_config
-from training.export import export_actor
-from training.pool import OpponentPool, SampledPolicy
-from training.wrapper import SelfPlayEnv
+from training.network.export import export_actor
+from training.opponents.pool import OpponentPool, SampledPolicy
+from training.opponents.wrapper import SelfPlayEnv
 
 
 def hinted_env(seed=0, mix=None):
@@ -43,7 +43,7 @@ def model():
     from sb3_contrib import MaskablePPO
     from torch import nn
 
-    from training.prior import PriorPolicy
+    from training.network.prior import PriorPolicy
 
     m = MaskablePPO(PriorPolicy, hinted_env(), n_steps=64, batch_size=64, n_epochs=2, seed=1, device="cpu",
                     learning_rate=3e-3, policy_kwargs={"net_arch": [16, 8], "activation_fn": nn.Tanh,

@@ -10,10 +10,10 @@ from corruption_envs.corruption.state import OVER, USED
 from corruption_envs.policy import load_policy, read_policy_file
 from corruption_envs.corruption.engine import PER_CARD, PLACE_START, PRIVILEGED_SIZE
 from training import config as cfg
-from training.export import export_actor
-from training.imitation import collect
-from training.learner import build_model, make_venv
-from training.pool import OpponentPool
+from training.network.export import export_actor
+from training.ppo.imitation import collect
+from training.ppo.learner import build_model, make_venv
+from training.opponents.pool import OpponentPool
 from training.selfplay import main
 
 SMALL = ["run.n_envs=8", "ppo.n_steps=8", "ppo.batch_size=64", "imitation.games=0", "ppo.net_arch=[16, 8]"]

@@ -7,8 +7,8 @@ from corruption_envs.policy import NumpyPolicy
 from tests.training.toygame import HeuristicAgent
 from training.config import ConfigError
 from training.config import load as load_config
-from training.pool import OpponentPool
-from training.wrapper import SelfPlayEnv
+from training.opponents.pool import OpponentPool
+from training.opponents.wrapper import SelfPlayEnv
 
 MIX = {"self": 0.3, "heuristic": 0.3, "random": 0.4}  # every kind of opponent and random stream
 

@@ -4,7 +4,7 @@ import pytest
 
 from corruption_envs.policy import NumpyPolicy
 from training import config as cfg
-from training.rllib_engine_env import EngineVectorEnv, make_engine_env
+from training.rllib.engine_env import EngineVectorEnv, make_engine_env
 
 B = 8
 

@@ -1,4 +1,4 @@
-"""The RLlib learner's module and PPO learner (training/rllib_module.py): the dense module's numbers from
+"""The RLlib learner's module and PPO learner (training/rllib/module.py): the dense module's numbers from
 the observation's non-zeros, RLlib's PPO loss, the SB3 path's Adam."""
 import gymnasium as gym
 import numpy as np
@@ -16,9 +16,9 @@ from ray.rllib.evaluation.postprocessing import Postprocessing  # noqa: E402
 import corruption_envs  # noqa: E402
 from corruption_envs.integrations.rllib import rl_module_spec  # noqa: E402
 from training import config as cfg  # noqa: E402
-from training import rllib_backend  # noqa: E402
-from training.rllib_module import SparsePPOTorchLearner, sparse_module_spec  # noqa: E402
-from training.sparse_input import SparseInputLinear  # noqa: E402
+from training.rllib import backend as rllib_backend  # noqa: E402
+from training.rllib.module import SparsePPOTorchLearner, sparse_module_spec  # noqa: E402
+from training.network.sparse_input import SparseInputLinear  # noqa: E402
 
 GAME = corruption_envs.env("corruption", num_players=4)
 SIZE, ACTIONS = GAME.observation_layout.size, GAME.num_actions
@@ -158,7 +158,7 @@ def test_the_learning_rate_follows_the_sb3_paths_schedule_on_the_engine():
 
 
 def test_the_train_batch_keeps_the_rows_the_loss_counts_and_their_observations_as_non_zeros():
-    from training.rllib_module import NZ_COLUMNS, NZ_VALUES, CompactTrainBatch
+    from training.rllib.module import NZ_COLUMNS, NZ_VALUES, CompactTrainBatch
 
     module = build(sparse_module_spec)
     batch = train_batch(40, seed=2)
@@ -187,7 +187,7 @@ def test_the_train_batch_keeps_the_rows_the_loss_counts_and_their_observations_a
 
 
 def test_a_module_under_a_wrapper_gets_the_compact_batch_and_another_module_the_dense_one():
-    from training.rllib_module import NZ_COLUMNS, CompactTrainBatch
+    from training.rllib.module import NZ_COLUMNS, CompactTrainBatch
 
     class Wrapped:  # as RLlib's DDP wrapper with several learners: the module is `unwrapped()`
         def __init__(self, module):

@@ -4,8 +4,8 @@ import numpy as np
 import torch
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 
-from training.sparse_buffer import SparseRolloutBuffer
-from training.sparse_input import NonZeros
+from training.network.sparse_buffer import SparseRolloutBuffer
+from training.network.sparse_input import NonZeros
 
 STEPS, ENVS, OBS, ACTIONS = 6, 5, 40, 7
 

@@ -18,7 +18,7 @@ import yaml
 
 from tests.crafted import Payload, one_line_error
 from tests.training.conftest import TOY_YAML
-from training import checkpoint as ckpt
+from training.network import checkpoint as ckpt
 from training import config as cfg
 from training.selfplay import main
 

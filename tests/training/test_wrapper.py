@@ -4,8 +4,8 @@ import pytest
 
 from corruption_envs.core.agents import Agent
 from corruption_envs.core.rewards import pairwise_points, terminal_rewards, win_shares
-from training.pool import OpponentPool
-from training.wrapper import SelfPlayEnv
+from training.opponents.pool import OpponentPool
+from training.opponents.wrapper import SelfPlayEnv
 
 
 def bots_only(mix=None):

@@ -1,6 +1,6 @@
 """The learner's seat in B games at once: an SB3 `VecEnv` over a batched engine (run.vec_env: batched).
 
-It keeps `SelfPlayEnv`'s episodes (training/wrapper.py): each game draws its player count from the
+It keeps `SelfPlayEnv`'s episodes (training/opponents/wrapper.py): each game draws its player count from the
 configured range, the learner's seat at random and every other seat from the opponent pool (a PFSP
 snapshot playing one member of a mixture per seat and game, sampling at its temperature from this
 env's generator, or a named bot); the opponents move until the learner is on turn or the game ends; the

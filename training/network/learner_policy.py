@@ -35,7 +35,7 @@ class LearnerPolicy(MaskableActorCriticPolicy):
         super()._build(lr_schedule)
 
     def extract_features(self, obs: th.Tensor | NonZeros, features_extractor: Any = None) -> th.Tensor | NonZeros:
-        """Observations from the sparse rollout buffer (`training.sparse_buffer`) arrive as their non-zeros
+        """Observations from the sparse rollout buffer (`training.network.sparse_buffer`) arrive as their non-zeros
         and go to the MLPs as they are: the Box observation's preprocessing and flattening are identities."""
         if isinstance(obs, NonZeros):
             return obs

@@ -1,7 +1,7 @@
 """The RLlib learner's module and PPO learner, computed as the SB3 path's learner policy is.
 
 `SparseActionMaskingTorchRLModule` is RLlib's action-masking PPO module (separate actor and critic MLPs)
-whose first layers, actor and critic, are `SparseInputLinear` (training/sparse_input.py): the same
+whose first layers, actor and critic, are `SparseInputLinear` (training/network/sparse_input.py): the same
 `nn.Linear` parameters, computed from the observation's non-zeros, found once a batch for both. Its state
 dict names W `weight` as before, so RLlib checkpoints, the weights the learner sends its env runners and
 the exported `policy.npz` are unchanged.
@@ -31,7 +31,7 @@ from torch import nn
 
 from corruption_envs.integrations.rllib import ActionMaskingTorchRLModule, rl_module_spec
 
-from .sparse_input import NonZeros, SparseInputLinear
+from ..network.sparse_input import NonZeros, SparseInputLinear
 
 
 class SparseActionMaskingTorchRLModule(ActionMaskingTorchRLModule):

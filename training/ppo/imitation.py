@@ -28,9 +28,9 @@ from corruption_envs import vector
 from corruption_envs.bots import make_agent
 from corruption_envs.match import play_match
 
-from .config import Config, bot_option
-from .evaluate import against_baselines
-from .sparse_rows import SparseRows
+from ..config import Config, bot_option
+from ..evaluate import against_baselines
+from ..network.sparse_rows import SparseRows
 
 
 @dataclass
@@ -128,8 +128,8 @@ def fit(
     test, train = order[:n_test], order[n_test:]
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
 
-    from .learner_policy import LearnerPolicy
-    from .sparse_input import NonZeros
+    from ..network.learner_policy import LearnerPolicy
+    from ..network.sparse_input import NonZeros
 
     # the learner's policy trains on stored rows as their non-zeros, with no dense copy to search again
     # (evaluate_actions reads them; SB3's get_distribution and predict_values take dense rows only)

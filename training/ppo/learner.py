@@ -8,14 +8,14 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
-from . import config as cfg
-from .batched_env import BatchedSelfPlayVecEnv
-from .export import ACTIVATION_MODULES
-from .pool import OpponentPool
-from .learner_policy import LearnerPolicy
-from .prior import PriorPolicy
-from .sparse_buffer import SparseRolloutBuffer
-from .wrapper import SelfPlayEnv
+from .. import config as cfg
+from ..opponents.batched_env import BatchedSelfPlayVecEnv
+from ..network.export import ACTIVATION_MODULES
+from ..opponents.pool import OpponentPool
+from ..network.learner_policy import LearnerPolicy
+from ..network.prior import PriorPolicy
+from ..network.sparse_buffer import SparseRolloutBuffer
+from ..opponents.wrapper import SelfPlayEnv
 
 
 def build_model(config: cfg.Config, venv: VecEnv, out: Path, plain: bool = False) -> MaskablePPO:
@@ -34,7 +34,7 @@ def build_model(config: cfg.Config, venv: VecEnv, out: Path, plain: bool = False
         policy_kwargs["actor_inputs"] = venv.get_attr("obs_size")[0]  # the learner's own observation
     if cfg.bot_option(config, "prior"):
         if plain:
-            raise ValueError("a policy with a prior bot is the learner's own (training.prior); plain=True has none")
+            raise ValueError("a policy with a prior bot is the learner's own (training.network.prior); plain=True has none")
         policy, policy_kwargs["prior_weight"] = PriorPolicy, ppo.prior_weight
     return MaskablePPO(
         policy, venv,
@@ -49,7 +49,7 @@ def build_model(config: cfg.Config, venv: VecEnv, out: Path, plain: bool = False
 
 def make_venv(config: cfg.Config, pool: OpponentPool) -> VecEnv:
     """run.vec_env 'batched': the n_envs games on one batched engine, opponents deciding in batches
-    (training/batched_env.py); 'dummy': all envs in this process share `pool`; 'subproc': one process
+    (training/opponents/batched_env.py); 'dummy': all envs in this process share `pool`; 'subproc': one process
     per env, each with a replica of the pool that the trainer keeps in sync (snapshots, PFSP scores)."""
     run, pool_cfg = config.run, config.pool
     players = tuple(run.players)

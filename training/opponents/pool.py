@@ -15,7 +15,7 @@ import numpy as np
 from corruption_envs.core import Agent, PolicyFileError
 from corruption_envs.policy import NumpyPolicy, read_policy_file
 
-from .checkpoint import RESTART, CheckpointError, is_count, is_number, write_atomically
+from ..network.checkpoint import RESTART, CheckpointError, is_count, is_number, write_atomically
 
 FIRST_KINDS = ("self", "heuristic", "random")  # drawn in this order, then any other bots by name
 
@@ -115,7 +115,7 @@ class OpponentPool:
     def scores(self) -> dict[int, tuple[float, float]]:
         return {s.ident: (s.score, s.games) for s in self.snapshots}
 
-    # --- persistence (for --resume; the index goes into the checkpoint, training/checkpoint.py) ------
+    # --- persistence (for --resume; the index goes into the checkpoint, training/network/checkpoint.py) ------
     def save(self, folder: Path) -> dict:
         """Write the snapshots this pool has not written yet (never rewritten, so an earlier checkpoint's
         stay whole); returns the pool's index: plain JSON with each snapshot's file and PFSP score."""

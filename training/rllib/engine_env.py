@@ -1,7 +1,7 @@
 """The learner's seat in many games at once, for RLlib's env runners: a gymnasium `VectorEnv` over the
 batched engine (`--backend rllib` with `run.vec_env: batched`).
 
-Each env runner holds one `BatchedSelfPlayVecEnv` (training/batched_env.py), the SB3 path's rollout: the
+Each env runner holds one `BatchedSelfPlayVecEnv` (training/opponents/batched_env.py), the SB3 path's rollout: the
 engine steps `run.n_envs` games together and the opponents (snapshots by PFSP, bots by the pool's mix)
 decide in batches inside it, so RLlib sees only the learner's decisions, as a single agent. What differs
 is the reset convention: SB3's vec env starts the next game in the step that ends one, while RLlib's
@@ -20,11 +20,11 @@ from gymnasium.vector.utils import batch_space
 from corruption_envs import vector
 from corruption_envs.policy import NumpyPolicy
 
-from . import config as cfg
-from .batched_env import BatchedSelfPlayVecEnv
-from .pool import OpponentPool
+from .. import config as cfg
+from ..opponents.batched_env import BatchedSelfPlayVecEnv
+from ..opponents.pool import OpponentPool
 
-PRIOR = "prior"  # the observation key of the prior bot's move (training/rllib_prior.py adds it to the logits)
+PRIOR = "prior"  # the observation key of the prior bot's move (training/rllib/prior.py adds it to the logits)
 
 
 class EngineVectorEnv(gym.vector.VectorEnv):
@@ -43,7 +43,7 @@ class EngineVectorEnv(gym.vector.VectorEnv):
         spaces = {"observations": gym.spaces.Box(0.0, 1.0, (size,), np.float32),
                   "action_mask": gym.spaces.Box(0.0, 1.0, (actions,), np.float32)}
         self.prior = self.games.prior is not None
-        if self.prior:  # the prior bot's move, a one-hot the module adds to its logits (training/rllib_prior.py)
+        if self.prior:  # the prior bot's move, a one-hot the module adds to its logits (training/rllib/prior.py)
             spaces[PRIOR] = gym.spaces.Box(0.0, 1.0, (actions,), np.float32)
         self.single_observation_space = gym.spaces.Dict(spaces)
         self.single_action_space = gym.spaces.Discrete(actions)

@@ -10,7 +10,7 @@ from torch import nn
 import corruption_envs
 from corruption_envs.policy import NumpyPolicy, plays_sampling
 
-from .config import Config
+from ..config import Config
 from .prior import PriorPolicy
 
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}

@@ -10,7 +10,7 @@ learner's seat and the same opponents, whose random streams are then rewound; th
 reward minus that game's, so deal luck cancels and a learner that plays the heuristic's moves earns 0.
 
 With `prior` (a bot's name) the learner's observation ends with a one-hot of that bot's move for
-it (zeros once the game is over), which a `training.prior.PriorPolicy` adds to its logits.
+it (zeros once the game is over), which a `training.network.prior.PriorPolicy` adds to its logits.
 """
 from __future__ import annotations
 

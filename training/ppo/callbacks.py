@@ -9,11 +9,11 @@ from typing import Any, Callable
 from stable_baselines3.common.callbacks import BaseCallback
 from tqdm import tqdm
 
-from . import checkpoint
-from .config import Config
-from .evaluate import Result, against_baselines, metric_name
+from ..network import checkpoint
+from ..config import Config
+from ..evaluate import Result, against_baselines, metric_name
 from .exploiter import train_best_response
-from .pool import OpponentPool
+from ..opponents.pool import OpponentPool
 
 METRIC_FIELDS = [
     "timesteps", "wall_seconds", "learner_steps_per_s", "train_win_rate", "episodes", "pool_size",

@@ -1,8 +1,8 @@
-"""The SB3 path's residual prior (training/prior.py) as an RLlib module: logits = actor MLP(observation)
+"""The SB3 path's residual prior (training/network/prior.py) as an RLlib module: logits = actor MLP(observation)
 + prior_weight * one-hot(the prior bot's move), with `prior_weight` learnt from `ppo.prior_weight`.
 
 On the engine the runners' observations carry the bot's move as a third key, `prior` (a one-hot over the
-actions, training/rllib_engine_env.py); the actor and critic MLPs read `observations` only, as on the SB3
+actions, training/rllib/engine_env.py); the actor and critic MLPs read `observations` only, as on the SB3
 path, and the exported `policy.npz` names the bot and its weight, so it plays the same sum in numpy.
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from torch import nn
 
-from .rllib_engine_env import PRIOR  # the observation key, and the batch column once split off
-from .rllib_module import SparseActionMaskingTorchRLModule, sparse_module_spec
+from .engine_env import PRIOR  # the observation key, and the batch column once split off
+from .module import SparseActionMaskingTorchRLModule, sparse_module_spec
 
 
 class PriorActionMaskingTorchRLModule(SparseActionMaskingTorchRLModule):

@@ -9,7 +9,7 @@ the slots: RLlib maps agents in the env runners, so the SB3 path's PFSP weights 
 Env runners sample locally by default, or on a Ray cluster (`rllib.address`).
 
 With `run.vec_env: batched` the runners sample from the batched engine instead: each holds `run.n_envs`
-games of the learner's seat with the opponents inside (training/rllib_engine_env.py, the SB3 path's
+games of the learner's seat with the opponents inside (training/rllib/engine_env.py, the SB3 path's
 rollout), and the learner is RLlib's single agent; snapshots join every runner's pool, drawn by PFSP.
 """
 from __future__ import annotations
@@ -42,16 +42,16 @@ from corruption_envs.integrations.rllib import TurnBasedEnv
 from corruption_envs.policy import NumpyPolicy
 from corruption_envs.search import is_search_spec
 
-from . import config as cfg
-from .callbacks import METRIC_FIELDS
-from .evaluate import against_baselines, metric_name
-from .export import ACTIVATION_MODULES, play_at_temperature, policy_meta
-from .imitation import warm_start
-from .pool import SampledPolicy, kind_order
-from .rllib_engine_env import make_engine_env
-from .rllib_module import SparsePPOTorchLearner, sparse_module_spec
-from .rllib_prior import PRIOR, PriorActionMaskingTorchRLModule, prior_module_spec
-from .run_folder import RunFolder
+from .. import config as cfg
+from ..ppo.callbacks import METRIC_FIELDS
+from ..evaluate import against_baselines, metric_name
+from ..network.export import ACTIVATION_MODULES, play_at_temperature, policy_meta
+from ..ppo.imitation import warm_start
+from ..opponents.pool import SampledPolicy, kind_order
+from .engine_env import make_engine_env
+from .module import SparsePPOTorchLearner, sparse_module_spec
+from .prior import PRIOR, PriorActionMaskingTorchRLModule, prior_module_spec
+from ..run_folder import RunFolder
 
 ENV_NAME = "corruption_envs_selfplay"
 ENGINE_ENV_NAME = "corruption_envs_engine"

@@ -26,7 +26,7 @@ from corruption_envs.bots import make_agent
 from corruption_envs.core import PolicyFileError
 from corruption_envs.policy import NumpyPolicy, read_policy_file
 
-from .config import Config, ConfigError, bot_option
+from ..config import Config, ConfigError, bot_option
 
 # seeded games per player count, to find what is used only at the run's new counts (100 missed two contract
 # entries that Construction's 3-5-player games reach only rarely)

@@ -1,0 +1,1 @@
+"""The learner's games and who sits across: the opponent pool and the envs that step it."""

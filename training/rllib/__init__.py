@@ -1,0 +1,1 @@
+"""Self-play on Ray RLlib (`python -m training.selfplay --backend rllib`)."""
