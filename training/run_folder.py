@@ -93,7 +93,7 @@ class RunFolder:
     the commit; `finish` saves the final policy, plays the final table both ways, writes its files and
     prints the table; results.json comes last, so a folder that has one holds a finished run.
 
-    A driver adopts it so (training/selfplay.py does, as do rllib_backend.py and psro.py):
+    A driver adopts it so (training/selfplay.py does, as do rllib/backend.py and psro.py):
 
         folder = RunFolder.begin(config, out, plan=cfg.plan(config))
         policy = my_training(config, folder.path, meta=policy_meta(config, 0, folder.commit))
