@@ -165,7 +165,9 @@ def test_the_speed_table_is_recorded_as_printed(tmp_path, capsys):
     printed = capsys.readouterr().out
     for row in record.rows:
         assert f"| {row[0]} " in printed and (row[1] is None or f"{row[1]:,.0f}" in printed)
-    assert "texas_holdem_v4 env()" in [r[0] for r in record.rows]
+    names = [r[0] for r in record.rows]
+    # the anchor is measured where pettingzoo[classic] is installed (the bench extra), else named as missing
+    assert "texas_holdem_v4 env()" in names or "texas_holdem_v4 / tictactoe_v3" in names
 
 
 def test_the_gate_records_each_check_with_its_verdict_and_figures(tmp_path, capsys):
