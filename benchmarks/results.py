@@ -21,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 SCHEMA_VERSION = 1
 # the results page's sections, in page order; benchmarks/report.py gives each its heading and intro
 Section = Literal["speed", "strength", "search", "exploit", "training", "ablation", "rllib", "reliability"]
-OUTPUTS = ("results", "docs/results.md")  # what the records and the report write, from the repo's root
+OUTPUTS = ("results", "docs/results.md")  # what the records and the report write, from the repo's root:
+# rewriting them leaves the measuring code clean (git_commit ignores them)
 FORMAT_SPEC = re.compile(r"^\+?,?(\.\d)?[fge%]?$")  # e.g. ".3f", ",.0f", "+.4f", ".2g", "" (as given)
 
 
@@ -86,8 +87,6 @@ def measured(section: Section, title: str, command: str, columns: Sequence[tuple
     """A record of figures this process just measured: `columns` as (name, format spec) pairs; the
     commit, the machine's cores and its load average are filled in."""
     from training.run_folder import git_commit  # the run folders' commit reader
-
-    # records and the page they render are outputs: rewriting them leaves the measuring code clean
 
     return Record(section=section, title=title, commands=[command], note=note, source="measured",
                   columns=[Column(name=n, format=f) for n, f in columns], rows=[list(r) for r in rows],

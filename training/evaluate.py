@@ -92,13 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--record", type=Path, default=None, metavar="DIR",
                    help="also write the table as a JSON record to DIR (benchmarks/results.py; needs the bench extra)")
     args = p.parse_args(argv)
-    policies = {}
+    policies, env_configs = {}, {}
     try:  # every input checked before the first game: a bad one is one line, not a traceback
         for n in args.players:
             env = corruption_envs.env(args.game, num_players=n)
             policies[n] = make_agent(args.policy, env, seed=args.seed)
-            env_config = trained_env_config(policies[n])
-            corruption_envs.env(args.game, num_players=n, **env_config)
+            env_configs[n] = trained_env_config(policies[n])
+            corruption_envs.env(args.game, num_players=n, **env_configs[n])
             for baseline in args.baselines:
                 make_agent(baseline, env)
         if args.games < 1:
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows, results = [], []
     for n, policy in policies.items():
-        k, env_config = n - 1, trained_env_config(policy)
+        k, env_config = n - 1, env_configs[n]
         for baseline in args.baselines:
             for reverse in (False, True):
                 r = evaluate(policy, args.game, baseline, args.games, n, args.seed, env_config, reverse=reverse)

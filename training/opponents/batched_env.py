@@ -24,7 +24,7 @@ from corruption_envs.bots import make_agent
 from corruption_envs.core import Agent, RandomAgent
 from corruption_envs.core.agents import rows_by
 from corruption_envs.core.rewards import pairwise_points, win_shares
-from corruption_envs.policy import NumpyPolicy
+from corruption_envs.policy import MixturePolicy, NumpyPolicy
 
 from .policy_group import PolicyGroup, kind_of
 from .pool import OpponentPool
@@ -100,7 +100,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
         """A snapshot's member as a sampling policy (with its prior bot, if any, made at `n` players)."""
         def build() -> NumpyPolicy:
             p = snap.policy
-            layers, head = p.members[member] if hasattr(p, "members") else (p.layers, p.head)
+            layers, head = p.members[member] if isinstance(p, MixturePolicy) else (p.layers, p.head)
             policy = NumpyPolicy(layers, head, p.activation, p.meta, sample=True,
                                  seed=int(self.rng.integers(2**63)), prior=p.prior, prior_weight=p.prior_weight)
             policy.temperature = p.temperature
@@ -122,7 +122,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
             kind = self.pool.sample_kind(self.rng)
             if kind == "self":
                 snap = self.pool.sample_snapshot(self.rng)
-                weights = getattr(snap.policy, "weights", None)
+                weights = snap.policy.weights if isinstance(snap.policy, MixturePolicy) else None
                 member = 0 if weights is None else int(self.rng.choice(len(weights), p=weights))
                 self.actor[row, s] = self._member(snap, member, n)
                 self.snapshot[row, s] = snap.ident
