@@ -7,7 +7,7 @@ from pathlib import Path
 from .core import Agent, GameEnv
 from .named_bots import bot_names, named_bot
 from .policy import load_policy
-from .registry import game_of, import_attr
+from .core.game import game_of
 from .search import is_search_spec, search_agent
 
 SPECS = ("'random', 'heuristic', 'expert' (Corruption), 'ismcts[:BUDGET[:ROLLOUT]][@POLICY_FILE]', "
@@ -22,13 +22,11 @@ def is_bot_name(spec: object) -> bool:
     return isinstance(spec, str) and (spec in bot_names() or is_search_spec(spec))
 
 
-def make_agent(
-    spec: str, env: GameEnv, seed: int | None = None, sample: bool | None = None, *, allow_code: bool = False
-) -> Agent:
+def make_agent(spec: str, env: GameEnv, seed: int | None = None, sample: bool | None = None) -> Agent:
     """A bot for `env`'s game: 'random', 'heuristic', 'expert' (the games that have one), a search (see
     `corruption_envs.search`), or a policy file exported by training (playing as its file says unless `sample` picks greedy (False) or
-    sampling (True)). With `allow_code` (a spec a person typed, never one read from a file), also
-    'module:attr' naming a callable attr(env, seed=...) that returns a bot.
+    sampling (True)). It never imports code: a 'module:attr' bot a person typed is the tournament's
+    (`benchmarks.tournament.lookup.build_agent`).
 
     Raises ValueError naming the allowed specs for anything else (PolicyFileError for a bad file)."""
     env = env.unwrapped
@@ -42,10 +40,4 @@ def make_agent(
         return load_policy(spec, env, sample=sample, seed=seed)
     if Path(spec).exists():
         raise ValueError(f"agent spec {str(spec)!r} is a folder, not a policy file; use {SPECS}")
-    if allow_code and ":" in str(spec):
-        bot = import_attr(str(spec))(env, seed=seed)
-        if not isinstance(bot, Agent):
-            raise ValueError(f"agent spec {str(spec)!r} made a {type(bot).__name__}, not a bot: subclass "
-                             "corruption_envs.core.Agent (define act or act_batch)")
-        return bot
     raise ValueError(f"unknown agent {str(spec)!r}: use {SPECS}")

@@ -9,10 +9,9 @@ from typing import Any
 
 from .bots import make_agent
 from .core import Agent
-from .core.game import Game
+from .core.game import Game, expect_game
 from .core.rewards import win_shares
 from .match import play_match
-from .registry import get_game
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -56,7 +55,7 @@ class Result:
 
 def evaluate(
     agent: Agent,
-    game: str | Game,
+    game: Game,
     baseline: str,
     games: int,
     num_players: int = 4,
@@ -70,7 +69,7 @@ def evaluate(
     baseline plays as its file says, or greedy / sampling by `baseline_sample`. With `reverse`, one
     `baseline` bot sits in the rotating seat against n-1 copies of `agent`, and the result counts the
     bot's wins: a policy that only wins as the odd one out shows here."""
-    game = get_game(game)
+    expect_game(game, "evaluate")
     env = game.env(num_players=num_players, **(env_config or {}))
     agent.bind(env, seed)  # a policy with a prior, or a search bot, plays in this env
     agent.seed(seed)  # an agent that draws (a sampling policy) draws the same moves on the same deals

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import vector
 from .core.agents import Agent
-from .core.game import Game
+from .core.game import Game, expect_game
 
 # called at each step with (game indices, the seats on turn, observations, masks, the agents' actions);
 # it may return other legal actions to play instead (exploration), or None
@@ -52,7 +52,7 @@ def seat_members(agents: list[Agent], table: np.ndarray) -> list[Agent]:
 
 
 def play_match(
-    game: str | Game,
+    game: Game,
     agents: Sequence[Agent],
     lineups: Sequence[Sequence[int]],
     env_seeds: Sequence[int],
@@ -66,6 +66,7 @@ def play_match(
     decision of the scored games and may replace the moves played. `privileged`: the observations the
     observer sees end with every seat's hidden information (`write_privileged`), data for a privileged
     critic; the agents see their own observations only."""
+    expect_game(game, "play_match")
     counts = np.array([len(lineup) for lineup in lineups], np.int64)
     G, P = len(counts), int(counts.max())
     if len(env_seeds) != G:
@@ -76,7 +77,7 @@ def play_match(
     if table.max() >= len(agents) or (table[table >= 0] < 0).any():
         raise ValueError(f"a lineup names an agent index outside 0..{len(agents) - 1}")
     agents = seat_members(list(agents), table)
-    eng = vector.make(game, num_envs=min(batch_size, G), num_players=sorted(set(counts.tolist())),
+    eng = vector.build(game, num_envs=min(batch_size, G), num_players=sorted(set(counts.tolist())),
                       engine=engine, **(env_config or {}))
     eng.queue_deals(env_seeds, counts)
     batch = eng.reset(seed=0)  # the seed only fills rows once the queued deals run out (never scored)

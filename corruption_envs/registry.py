@@ -12,7 +12,6 @@ import importlib
 from typing import Any
 
 from . import construction, corruptia, corruption
-from .core import GameEnv
 from .core.game import Game
 
 # game name -> its description; the games this package ships, then any that code registers
@@ -48,18 +47,6 @@ def get_game(game: str | Game) -> Game:
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; choose one of {list(GAMES)}")
     return GAMES[game]
-
-
-def game_of(env: GameEnv) -> Game:
-    """The game an env plays, for entry points handed an env: the registered game of its rules class, or,
-    for an env of a game not registered (a 'module:attr' env class), a description of it alone (no bots
-    but 'random', no engine)."""
-    env = env.unwrapped
-    rules = type(env.rules)
-    for game in GAMES.values():
-        if game.rules is rules:
-            return game
-    return Game(name=rules.name, about=f"{rules.name} (not registered)", raw_env=type(env), env=type(env))
 
 
 def import_attr(spec: str) -> Any:

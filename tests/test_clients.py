@@ -9,6 +9,7 @@ from pettingzoo.test import max_cycles_test, parallel_api_test, parallel_seed_te
 
 import corruption_envs
 from corruption_envs import IllegalActionWarning
+from corruption_envs import get_game
 
 GAMES = list(corruption_envs.GAMES)
 
@@ -106,6 +107,6 @@ def test_sb3_check_env_passes_on_the_training_wrapper(game):
     pool = OpponentPool({"heuristic": 1.0, "random": 1.0}, max_snapshots=2, pfsp_power=2.0)
     rules = corruption_envs.get_game(game).rules
     n = rules.default_players
-    env = SelfPlayEnv(game, {}, (n, n), pool, seed=0)
+    env = SelfPlayEnv(get_game(game), {}, (n, n), pool, seed=0)
     with pytest.warns(IllegalActionWarning):
         check_env(env, warn=True)

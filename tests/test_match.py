@@ -9,6 +9,7 @@ import corruption_envs
 from corruption_envs.core.agents import Agent
 from corruption_envs.core.errors import IllegalActionError
 from corruption_envs.match import play_match
+from corruption_envs import get_game
 
 
 class Greedy(Agent):
@@ -56,7 +57,7 @@ def test_a_match_is_the_games_played_one_by_one(game):
     rules = probe.rules_class
     lineups = [[(g + s) % 3 for s in range(rules.min_players + g % 2)] for g in range(12)]
     seeds = [1000 + g for g in range(12)]
-    results = play_match(game, agents, lineups, seeds, batch_size=4, engine="reference")
+    results = play_match(get_game(game), agents, lineups, seeds, batch_size=4, engine="reference")
     for g, (seat_ranks, scores, decisions) in enumerate(one_by_one(game, agents, lineups, seeds)):
         n = len(lineups[g])
         assert results.num_players[g] == n
@@ -68,18 +69,18 @@ def test_the_observer_sees_every_scored_decision_once():
     probe = corruption_envs.env("corruption").unwrapped
     agents = [Greedy(probe.observation_layout.size, probe.num_actions, 0)]
     seen = []
-    results = play_match("corruption", agents, [[0] * 4] * 6, list(range(6)), batch_size=4,
+    results = play_match(get_game("corruption"), agents, [[0] * 4] * 6, list(range(6)), batch_size=4,
                          engine="reference", observer=lambda games, *_: seen.extend(games.tolist()))
     assert np.bincount(seen, minlength=6).tolist() == results.decisions.tolist()
 
 
 def test_bad_lineups_and_illegal_moves_are_named():
     with pytest.raises(ValueError, match="one seed per game"):
-        play_match("corruption", [Illegal()], [[0, 0, 0]], [1, 2])
+        play_match(get_game("corruption"), [Illegal()], [[0, 0, 0]], [1, 2])
     with pytest.raises(ValueError, match="agent index"):
-        play_match("corruption", [Illegal()], [[0, 0, 3]], [1])
+        play_match(get_game("corruption"), [Illegal()], [[0, 0, 3]], [1])
     with pytest.raises(IllegalActionError, match="illegal actions in games"):
-        play_match("corruption", [Illegal()], [[0, 0, 0]], [1], engine="reference")
+        play_match(get_game("corruption"), [Illegal()], [[0, 0, 0]], [1], engine="reference")
 
 
 def test_a_mixture_plays_one_member_per_game_and_seat():
@@ -93,10 +94,10 @@ def test_a_mixture_plays_one_member_per_game_and_seat():
     mixture = MixturePolicy(members, [0.5, 0.3, 0.2], seed=4)
     copy = MixturePolicy(members, [0.5, 0.3, 0.2], seed=4)
     lineups = [[0, 1, 1], [1, 0, 0]] * 3
-    results = play_match("corruption", [mixture, Greedy(size, actions, 1)], lineups, list(range(6)))
+    results = play_match(get_game("corruption"), [mixture, Greedy(size, actions, 1)], lineups, list(range(6)))
     draws = [copy.draw_member() for g, lineup in enumerate(lineups) for s in lineup if s == 0]
     assert len(set(draws)) > 1 and results.decisions.all()
     # each mixture seat was played by its own draw: replay game 0 with member draws[0] in seat 0
     one = MixturePolicy(members, [0.5, 0.3, 0.2], seed=4).member_policies()[draws[0]]
-    again = play_match("corruption", [one, Greedy(size, actions, 1)], [lineups[0]], [0])
+    again = play_match(get_game("corruption"), [one, Greedy(size, actions, 1)], [lineups[0]], [0])
     assert again.ranks[0].tolist() == results.ranks[0].tolist()

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 import corruption_envs
-from corruption_envs import vector
 from corruption_envs.bots import is_bot_name, make_agent
 from corruption_envs.core.config import ConfigError
+from corruption_envs.core.game import Game
 from corruption_envs.registry import get_game
 from corruption_envs.search import is_search_spec
 
@@ -246,6 +246,20 @@ class Config(BaseModel):
     eval: Eval = Field(default_factory=Eval)
     psro: PSRO = Field(default_factory=PSRO)
     rllib: RLlib = Field(default_factory=RLlib)
+    _game: Game | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _resolve_game(self) -> Config:
+        # the one place a run looks its game's name up; every layer below is handed the `Game`
+        self._game = get_game(self.game) if self.game in corruption_envs.GAMES else None
+        return self
+
+    @property
+    def game_def(self) -> Game:
+        """The registered `Game` that `game` names (`load` has checked the name)."""
+        if self._game is None:
+            raise ConfigError(f"config game={self.game!r} is not allowed; choose one of {list(corruption_envs.GAMES)}")
+        return self._game
 
     def dump(self) -> dict[str, Any]:
         """Plain data in the file's layout (sections in order), which `load` reads back to an equal config."""
@@ -373,7 +387,7 @@ def validate(config: Config) -> Config:
         raise ConfigError(f"config game={game!r} is not allowed; choose one of {list(corruption_envs.GAMES)}")
     if "num_players" in config.env:
         raise ConfigError("config env.num_players is not allowed; set run.players: [min, max] instead")
-    rules = get_game(game).rules
+    rules = config.game_def.rules
     lo, hi = config.run.players
     if not rules.min_players <= lo <= hi <= rules.max_players:
         raise ConfigError(
@@ -441,7 +455,7 @@ def check_bots(config: Config) -> None:
     named.append((f"imitation.teacher={config.imitation.teacher!r}", config.imitation.teacher))
     if config.ppo.prior != "none":
         named.append((f"ppo.prior={config.ppo.prior!r}", config.ppo.prior))
-    probe = corruption_envs.env(config.game, num_players=config.eval.num_players, **config.env)
+    probe = config.game_def.env(num_players=config.eval.num_players, **config.env)
     for where, spec in named:
         try:
             make_agent(spec, probe, seed=0)
@@ -470,9 +484,9 @@ def check_privileged(config: Config) -> None:
     if config.run.vec_env != "batched":
         raise ConfigError(f"config ppo.critic='privileged' with run.vec_env={config.run.vec_env!r} is not "
                           "allowed: every seat's information comes from the batched engine; set run.vec_env=batched")
-    game = config.game
-    if game not in vector.list_games() or not vector.engine_class(game).privileged_size:
-        raise ConfigError(f"config ppo.critic='privileged' is not allowed for {game}: its batched engine writes "
+    game = config.game_def
+    if game.engine is None or not game.engine_class().privileged_size:
+        raise ConfigError(f"config ppo.critic='privileged' is not allowed for {game.name}: its batched engine writes "
                           "no privileged features; set ppo.critic='own'")
 
 
@@ -595,7 +609,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
 def with_game_defaults(config: Config) -> Config:
     """Player counts left unset take the game's default count (always within its range)."""
     if config.game in corruption_envs.GAMES:
-        n = get_game(config.game).rules.default_players
+        n = config.game_def.rules.default_players
         if config.run.players is None:
             config.run.players = [n, n]
         if config.eval.num_players is None:

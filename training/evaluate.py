@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import corruption_envs
 from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.core import PolicyFileError
 from corruption_envs.bots import make_agent
 from corruption_envs.evaluation import Result, evaluate, wilson_interval
+from corruption_envs.registry import get_game
 
 from .config import Config
 
@@ -33,7 +33,7 @@ def against_baselines(policy: Any, config: Config, games: int, seed: int | None 
     ev = config.eval
     seed = ev.seed + PERIODIC_DEALS if seed is None else seed
     n = ev.num_players if num_players is None else num_players
-    return [evaluate(policy, config.game, b, games, n, seed, config.env, reverse=reverse)
+    return [evaluate(policy, config.game_def, b, games, n, seed, config.env, reverse=reverse)
             for b in (ev.baselines if baselines is None else baselines)]
 
 
@@ -94,11 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     policies, env_configs = {}, {}
     try:  # every input checked before the first game: a bad one is one line, not a traceback
+        game = get_game(args.game)
         for n in args.players:
-            env = corruption_envs.env(args.game, num_players=n)
+            env = game.env(num_players=n)
             policies[n] = make_agent(args.policy, env, seed=args.seed)
             env_configs[n] = trained_env_config(policies[n])
-            corruption_envs.env(args.game, num_players=n, **env_configs[n])
+            game.env(num_players=n, **env_configs[n])
             for baseline in args.baselines:
                 make_agent(baseline, env)
         if args.games < 1:
@@ -111,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         k, env_config = n - 1, env_configs[n]
         for baseline in args.baselines:
             for reverse in (False, True):
-                r = evaluate(policy, args.game, baseline, args.games, n, args.seed, env_config, reverse=reverse)
+                r = evaluate(policy, game, baseline, args.games, n, args.seed, env_config, reverse=reverse)
                 results.append(r)
                 rows.append(r.as_dict())
                 lo, hi = r.interval

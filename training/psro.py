@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 import torch
 
-import corruption_envs
 from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.evaluation import evaluate
 from corruption_envs.policy import NumpyPolicy, mixture_of, read_policy_file
@@ -62,7 +61,7 @@ def rule_options(config: cfg.Config) -> dict[str, Any]:
 
 def uniform_policy(config: cfg.Config, meta: dict[str, Any]) -> Any:
     """A policy whose logits are all zero: sampling, it plays uniformly over the legal moves."""
-    env = corruption_envs.env(config.game, num_players=config.eval.num_players,
+    env = config.game_def.env(num_players=config.eval.num_players,
                               **rule_options(config)).unwrapped
     width = config.ppo.net_arch
     sizes = [env.observation_layout.size, *width]
@@ -74,7 +73,7 @@ def uniform_policy(config: cfg.Config, meta: dict[str, Any]) -> Any:
 def win_share(member: Any, field_path: Path, config: cfg.Config, seed: int) -> float:
     """`member` (sampling) against `eval.num_players - 1` sampling copies of the policy file `field_path`."""
     member.sample = True
-    return evaluate(member, config.game, str(field_path), config.psro.payoff_games,
+    return evaluate(member, config.game_def, str(field_path), config.psro.payoff_games,
                     config.eval.num_players, seed, rule_options(config), baseline_sample=True).rate
 
 
@@ -135,7 +134,7 @@ def run(config: cfg.Config, out: Path, commit: str, resume: bool = False) -> dic
         br.save(member_path(it))
         # PSRO's exploitability estimate: the new best response (greedy, as the probe plays) vs the field
         br.sample = False
-        vs_field = evaluate(br, config.game, str(field), ps.payoff_games, config.eval.num_players,
+        vs_field = evaluate(br, config.game_def, str(field), ps.payoff_games, config.eval.num_players,
                             seed + 10_000 + it, rule_options(config), baseline_sample=True)
         members.append(br)
         k = len(members)

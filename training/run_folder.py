@@ -16,7 +16,6 @@ import yaml
 from rich.console import Console
 from rich.table import Table
 
-import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.recording import save_samples
 
@@ -46,7 +45,7 @@ def write_samples(config: Config, out: Path) -> None:
     """samples/: the final policy in seat 0 against heuristic bots, as `play --log` files and their
     HTML replay pages (python -m corruption_envs.play --replay samples/game-<seed>.jsonl)."""
     n = config.eval.num_players
-    env = corruption_envs.env(config.game, **config.env, num_players=n, record_events=True)
+    env = config.game_def.env(**config.env, num_players=n, record_events=True)
     seed = config.run.seed
     specs = [str(out / "policy.npz")] + ["heuristic"] * (n - 1)
     agents = [make_agent(spec, env, seed=seed + p) for p, spec in enumerate(specs)]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from corruption_envs.core.agents import Agent
+from corruption_envs.core.game import game_of
 from corruption_envs.match import play_match
 
 from .lookup import agent_labels, build_agent, make_env
@@ -143,7 +144,7 @@ def _batched_records(game: str, specs: Sequence[str], jobs: Sequence[Job]) -> li
             timed.append(_Timed(build_agent(spec, env, seed=match_seed(jobs[0].seed, n, i))))
     lineups = [[index[(i, j.num_players)] for i in j.lineup] for j in jobs]
     seeds = [deal_seed(j.seed, j.num_players, j.deal) for j in jobs]
-    res = play_match(game, timed, lineups, seeds)
+    res = play_match(game_of(env), timed, lineups, seeds)  # env: the game's, a 'module:attr' class's too
     per_move = [t.seconds / max(t.moves, 1) for t in timed]
     records = []
     for g, (job, lineup) in enumerate(zip(jobs, lineups)):

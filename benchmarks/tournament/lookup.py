@@ -2,11 +2,13 @@
 run before any game (an unknown game, a count out of range, an agent that does not load)."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Sequence
 
-from corruption_envs.bots import make_agent
+from corruption_envs.bots import is_bot_name, make_agent
+from corruption_envs.core import Agent
+from corruption_envs.registry import import_attr, rules_class
 from corruption_envs.registry import make_env as registry_env
-from corruption_envs.registry import rules_class
 
 
 def make_env(game: str, num_players: int, **config: Any) -> Any:
@@ -32,9 +34,16 @@ def player_counts(game: str, asked: Sequence[str] | None) -> list[int]:
 
 
 def build_agent(spec: str, env: Any, seed: int | None = None) -> Any:
-    """A bot from a spec typed on the command line: any `make_agent` spec, or 'module:attr' (a bot
-    factory)."""
-    return make_agent(spec, env, seed, allow_code=True)
+    """A bot from a spec typed on the command line: any `make_agent` spec, or 'module:attr' naming a
+    callable attr(env, seed=...) that returns a bot (a person typed it, so its module is imported; a spec
+    read from a file goes to `make_agent`, which imports nothing)."""
+    if ":" in spec and not is_bot_name(spec) and not Path(spec).exists():
+        bot = import_attr(spec)(env.unwrapped, seed=seed)
+        if not isinstance(bot, Agent):
+            raise ValueError(f"agent spec {spec!r} made a {type(bot).__name__}, not a bot: subclass "
+                             "corruption_envs.core.Agent (define act or act_batch)")
+        return bot
+    return make_agent(spec, env, seed)
 
 
 def agent_problem(game: str, spec: str, num_players: int) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 import sys
 import warnings
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, ClassVar, Iterable
 
 import numpy as np
 from gymnasium import spaces
@@ -29,6 +29,7 @@ class GameEnv(AECEnv):
     """PettingZoo AEC env over a `Rules` class; subclasses set `rules_class` (see `make_env_class`)."""
 
     rules_class: type[Rules]
+    game: ClassVar[Any]  # the `core.game.Game` that declares this env class (set by it; `game_of`)
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False}
 
     def __init__(self, render_mode: str | None = None, **config: Any) -> None:

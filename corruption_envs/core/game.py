@@ -50,6 +50,14 @@ class Game:
         if RANDOM in self.bots:
             raise ValueError(f"game {self.name!r}: 'random' is every game's bot already; name yours otherwise")
         object.__setattr__(self, "bots", MappingProxyType(dict(self.bots)))
+        if "game" not in vars(self.raw_env):  # the first Game of an env class is the one its envs name
+            self.raw_env.game = self
+
+    def __copy__(self) -> Game:
+        return self  # one object per game, as a class is: a copied config holds the same game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self
 
     @property
     def rules(self) -> type[Rules]:
@@ -93,3 +101,23 @@ class Game:
             if err.name == "numba":
                 raise ImportError("the batched engines need numba: pip install corruption-envs[vector]") from None
             raise
+
+
+def expect_game(game: object, caller: str) -> Game:
+    """`game` if it is a `Game`; a TypeError naming the lookup otherwise (a name is looked up once, where it
+    comes in, and the `Game` handed on)."""
+    if not isinstance(game, Game):
+        raise TypeError(f"{caller} takes a Game, not {type(game).__name__} {game!r}: look a name up once with "
+                        f"corruption_envs.get_game(name) and hand the Game on")
+    return game
+
+
+def game_of(env: GameEnv) -> Game:
+    """The game an env plays, for code handed an env: the `Game` that declared its env class, or, for an env
+    class no `Game` declares (a 'module:attr' env class), a description of it alone (no bots but
+    'random', no engine)."""
+    raw = type(env.unwrapped)
+    declared = getattr(raw, "game", None)  # a subclass of a game's env class plays that game
+    if declared is not None:
+        return declared
+    return Game(name=raw.rules_class.name, about=f"{raw.rules_class.name} (not registered)", raw_env=raw, env=raw)

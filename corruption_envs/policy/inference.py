@@ -9,7 +9,7 @@ import numpy as np
 from ..core import Agent, GameEnv, PolicyFileError
 from ..core.agents import legal_counts, rows_by
 from ..named_bots import named_bot
-from ..registry import game_of
+from ..core.game import game_of
 from .writer import named_arrays, write_policy_file
 
 ACTIVATIONS = ("tanh", "relu")

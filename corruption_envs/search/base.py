@@ -17,7 +17,7 @@ from ..core.game import Game
 from ..core.agents import Agent
 from ..core.rewards import rank_points as points_of_rank, ranks
 from ..named_bots import named_bot
-from ..registry import game_of
+from ..core.game import game_of
 from .waves import DEFAULT_WAVE, MIN_WAVES, EngineRows, WavePlayout, engine_available
 
 ROLLOUTS = ("random", "heuristic")

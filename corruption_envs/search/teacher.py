@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core import GameEnv, GameState
-from ..registry import game_of
+from ..core.game import game_of
 from .base import ROLLOUTS
 from .guided import GuidedISMCTSAgent
 from .ismcts import ISMCTSAgent

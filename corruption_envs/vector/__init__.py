@@ -33,28 +33,48 @@ def make(
     engine: str = "auto",
     **config: Any,
 ) -> VectorEngine:
+    """A batched engine of `num_envs` games of `game` (a registered name, a `Game`, or the env class a
+    person's 'module:attr' names, which has no compiled engine); as `build`, which takes a `Game`."""
+    if isinstance(game, str) and ":" in game:
+        _check_engine_choice(engine, game, None)
+        return _reference_engine(rules_class(game), num_envs, num_players, seed, **config)
+    return build(get_game(game), num_envs, num_players, seed, engine, **config)
+
+
+def build(
+    game: Game,
+    num_envs: int,
+    num_players: int | Sequence[int] | None = None,
+    seed: int | None = None,
+    engine: str = "auto",
+    **config: Any,
+) -> VectorEngine:
     """A batched engine of `num_envs` games of `game`.
 
     `num_players` is one count, or several: each new game then draws its count from them (one batch
     serves every count, as the observations have the same size at every count). `config` takes the
     AEC env's game options (`reward`, ...). `engine`: "compiled" (numba), "reference" (the AEC rules
-    game by game, for any registered game, or the env class a person's 'module:attr' names) or "auto"
-    (compiled where the game has one). Call `reset()` before the first `step()`.
+    game by game, for any game) or "auto" (compiled where the game has one). Call `reset()` before the
+    first `step()`.
     """
+    compiled = game.engine and game.engine_class
+    _check_engine_choice(engine, game.name, compiled)
+    if engine == "reference" or compiled is None:
+        return _reference_engine(game.rules, num_envs, num_players, seed, **config)
+    return compiled()(num_envs, num_players=num_players, seed=seed, **config)
+
+
+def _check_engine_choice(engine: str, name: str, compiled: Any) -> None:
     if engine not in ("auto", "compiled", "reference"):
         raise ValueError(f"engine={engine!r}: choose 'auto', 'compiled' or 'reference'")
-    if isinstance(game, str) and ":" in game:  # a person's 'module:attr' env class: no compiled engine
-        name, rules, compiled = game, rules_class(game), None
-    else:
-        game = get_game(game)
-        name, rules, compiled = game.name, game.rules, game.engine and game.engine_class
     if engine == "compiled" and compiled is None:
         raise ValueError(f"no compiled engine for game {name!r}; games with one: {list_games()}")
-    if engine == "reference" or compiled is None:
-        from .reference import ReferenceEngine
 
-        return ReferenceEngine(rules, num_envs, num_players=num_players, seed=seed, **config)
-    return compiled()(num_envs, num_players=num_players, seed=seed, **config)
+
+def _reference_engine(rules: Any, num_envs: int, num_players: Any, seed: int | None, **config: Any) -> VectorEngine:
+    from .reference import ReferenceEngine  # the AEC rules game by game: no numba needed
+
+    return ReferenceEngine(rules, num_envs, num_players=num_players, seed=seed, **config)
 
 
 def list_games() -> list[str]:
@@ -62,4 +82,4 @@ def list_games() -> list[str]:
     return [name for name, game in GAMES.items() if game.engine is not None]
 
 
-__all__ = ["WAIT", "Batch", "VectorEngine", "engine_class", "list_games", "make"]
+__all__ = ["WAIT", "Batch", "VectorEngine", "build", "engine_class", "list_games", "make"]

@@ -19,6 +19,7 @@ from corruption_envs import vector
 from corruption_envs.bots import make_agent
 from corruption_envs.match import play_match
 from corruption_envs.vector.sampling import random_legal
+from corruption_envs import get_game
 
 
 def random_play(games: int, steps: int) -> None:
@@ -56,7 +57,7 @@ def match(games: int) -> None:
     env = corruption_envs.env("corruption", num_players=4)
     agents = [make_agent("expert", env, seed=0), make_agent("heuristic", env, seed=1)]
     lineups = [[(g + s) % 2 for s in range(4)] for g in range(games)]  # expert, heuristic, expert, ...
-    results = play_match("corruption", agents, lineups, env_seeds=range(games))
+    results = play_match(get_game("corruption"), agents, lineups, env_seeds=range(games))
     first = np.array([[lineups[g][s] for s in range(4)] for g in range(games)])[results.ranks[:, :4] == 1]
     print(f"match: {games} games, {results.decisions.sum()} decisions; first places by the expert "
           f"{(first == 0).sum()}, by the heuristic {(first == 1).sum()}")

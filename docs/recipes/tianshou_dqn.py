@@ -16,7 +16,6 @@ this shows the wiring, not a strong learner (`python -m training.selfplay` train
 import argparse
 import logging
 
-import numpy as np
 from tianshou.algorithm import DQN, MultiAgentOffPolicyAlgorithm
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory

@@ -7,6 +7,7 @@ import corruption_envs
 from corruption_envs.construction import ConstructionRules, HeuristicAgent, codec, env, raw_env
 from corruption_envs.evaluation import evaluate
 from corruption_envs.core import IllegalActionError
+from corruption_envs import get_game
 
 
 @pytest.mark.parametrize("n", range(3, 8))
@@ -82,6 +83,6 @@ def test_rendering_hides_what_the_seat_cannot_see():
 
 
 def test_heuristic_beats_random_play_clearly():
-    result = evaluate(HeuristicAgent(env(num_players=4)), "construction", "random", 240, 4, seed=7)
+    result = evaluate(HeuristicAgent(env(num_players=4)), get_game("construction"), "random", 240, 4, seed=7)
     low, high = result.interval
     assert low > 0.5, f"heuristic won {result.wins}/{result.games} against 3 random bots (chance 0.25)"

@@ -1,11 +1,15 @@
 """The registry and the one resolver of strings that name code."""
+import copy
 import dataclasses
 
 import pytest
 
 import corruption_envs
+from benchmarks.tournament.lookup import build_agent
 from corruption_envs.bots import SPECS, make_agent
-from corruption_envs.registry import env_class, game_of, import_attr, make_env, rules_class
+from corruption_envs.core import make_env_class
+from corruption_envs.core.game import game_of
+from corruption_envs.registry import env_class, import_attr, make_env, rules_class
 from tests.benchmarks.toy_agents import TOY, RaiseAgent
 from tests.core.toy import ToyEnv, ToyRules
 from tests.toy_game import registered
@@ -38,6 +42,7 @@ def test_a_game_description_holds_its_bots_engine_and_views():
     game = corruption_envs.get_game("corruption")
     assert corruption_envs.get_game(game) is game and game.players == range(3, 8)
     assert {game: "a key"}[game] == "a key" and dataclasses.replace(game) != game  # one object per game
+    assert copy.deepcopy({"game": game})["game"] is game  # a copied config holds the same game
     assert game.bot_names == ("random", "heuristic", "expert") and game.views == ("observation", "text", "picture")
     env = game.env(num_players=4)
     assert type(game.bot("expert", env, seed=0)).__name__ == "ExpertAgent"
@@ -50,12 +55,16 @@ def test_a_game_description_holds_its_bots_engine_and_views():
     assert toygame.GAME.views == ("observation", "text")
 
 
-def test_an_env_finds_its_game_by_its_rules_and_an_unregistered_one_a_bare_description():
+def test_an_env_finds_the_game_that_declared_its_class_and_an_undeclared_one_a_bare_description():
     assert game_of(corruption_envs.env("corruptia")) is corruption_envs.GAMES["corruptia"]
-    bare = game_of(ToyEnv(num_players=2))
-    assert bare.name == "toy" and bare.raw_env is ToyEnv and bare.bot_names == ("random",) and bare.engine is None
-    with registered("toy", toygame.GAME):
-        assert game_of(toygame.raw_env(num_players=2)) is corruption_envs.GAMES["toy"]
+    assert game_of(toygame.raw_env(num_players=2)) is toygame.GAME  # declared, registered or not
+    copy = dataclasses.replace(corruption_envs.GAMES["corruption"], bots={})
+    assert copy.raw_env.game is corruption_envs.GAMES["corruption"]  # a copy does not take the class over
+    assert game_of(type("Sub", (toygame.raw_env,), {})(num_players=2)) is toygame.GAME  # a subclass plays it
+    undeclared = make_env_class(ToyRules, "undeclared")
+    bare = game_of(undeclared(num_players=2))
+    assert bare.name == "toy" and bare.raw_env is undeclared and bare.bot_names == ("random",)
+    assert bare.engine is None and game_of(undeclared(num_players=2)) is bare
 
 
 def test_module_attr_specs_resolve_to_the_named_class_and_bad_ones_say_the_form():
@@ -70,7 +79,7 @@ def test_module_attr_specs_resolve_to_the_named_class_and_bad_ones_say_the_form(
 def test_agent_specs_import_code_only_when_a_person_typed_them():
     env = ToyEnv(num_players=2)
     spec = "tests.benchmarks.toy_agents:RaiseAgent"
-    assert isinstance(make_agent(spec, env, seed=0, allow_code=True), RaiseAgent)
+    assert isinstance(build_agent(spec, env, seed=0), RaiseAgent)
     with pytest.raises(ValueError, match=f"unknown agent '{spec}'") as e:
         make_agent(spec, env, seed=0)  # e.g. a spec read from a file: never imported
     assert str(e.value).endswith(f"use {SPECS}")

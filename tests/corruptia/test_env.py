@@ -17,6 +17,7 @@ from corruption_envs.corruptia.tables import DEPT
 from corruption_envs.corruptia.codec import BLACKMAIL, KEEP_HAND, VOTE0
 
 from .helpers import game, legal, pass_all, propose, swap_cards, vote
+from corruption_envs import get_game
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -134,7 +135,7 @@ def test_resample_keeps_my_view_cards_others_saw_taken_and_setup_cards_out_of_th
 
 
 def test_heuristic_beats_three_random_players_clearly():
-    result = evaluate(HeuristicAgent(corruptia_env(num_players=4)), "corruptia", "random", 120, 4, seed=7)
+    result = evaluate(HeuristicAgent(corruptia_env(num_players=4)), get_game("corruptia"), "random", 120, 4, seed=7)
     lo, _ = result.interval
     assert lo > 0.5, f"heuristic won {result.wins}/{result.games}; a random seat wins 1/4"
 

@@ -8,6 +8,7 @@ from corruption_envs.bots import make_agent
 from corruption_envs.corruption import ExpertAgent
 from corruption_envs.evaluation import evaluate
 from tests.test_contract import leak_points
+from corruption_envs import get_game
 
 
 def decide(bot, env):
@@ -68,5 +69,5 @@ def test_it_beats_three_heuristic_bots_and_three_random_bots_clearly():
     # against heuristics and 0.999 against random bots (docs/rules/corruption.md, "Heuristic and
     # figures"); the heuristic wins 0.61 of its games against random bots
     expert = ExpertAgent(corruption_envs.env("corruption", num_players=4), seed=0)
-    assert evaluate(expert, "corruption", "heuristic", 120, 4, seed=7).interval[0] > 0.6
-    assert evaluate(expert, "corruption", "random", 120, 4, seed=7).interval[0] > 0.9
+    assert evaluate(expert, get_game("corruption"), "heuristic", 120, 4, seed=7).interval[0] > 0.6
+    assert evaluate(expert, get_game("corruption"), "random", 120, 4, seed=7).interval[0] > 0.9

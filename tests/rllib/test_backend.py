@@ -11,6 +11,7 @@ from corruption_envs.policy import read_policy_file  # noqa: E402
 from training import config as cfg  # noqa: E402
 from training import selfplay  # noqa: E402
 from training.rllib import backend as rllib_backend  # noqa: E402
+from corruption_envs import get_game
 
 
 class Episode:
@@ -140,7 +141,7 @@ def test_the_warm_start_fits_the_learner_and_reaches_the_env_runners(local_ray, 
     try:
         export = lambda: rllib_backend.export_module(algo.get_module(rllib_backend.LEARNER), "tanh", {})  # noqa: E731
         # positions the fit did not see: other deals than the run's seed
-        data = collect("corruption", config.env, (3, 5), 10, seed=99, explore=0.0, gamma=1.0, teacher="heuristic")
+        data = collect(get_game("corruption"), config.env, (3, 5), 10, seed=99, explore=0.0, gamma=1.0, teacher="heuristic")
         obs, masks = data.observations[np.arange(len(data))], data.masks
 
         def agreement(policy):

@@ -257,7 +257,7 @@ def test_corruptias_unseen_cards_fall_as_the_rules_sampler_deals_them():
     # test of homogeneity each)
     from scipy.stats import chi2_contingency
 
-    from corruption_envs.corruptia.state import IN_BOX, IN_DECK
+    from corruption_envs.corruptia.state import IN_BOX
     from corruption_envs.corruptia.tables import CARDS_PER_DEPT
     from corruption_envs.corruptia import engine as v
 

@@ -12,6 +12,7 @@ from corruption_envs.search import ISMCTSAgent, PIMCAgent
 from tests.core.toy import ToyEnv
 from tests.search.twins import seat_twins
 from tests.test_contract import GAMES, leak_points
+from corruption_envs import get_game
 
 RAISE = 1  # the toy game's dominant move: a chip more never lowers your final key
 
@@ -154,4 +155,4 @@ def test_tournament_reports_cpu_ms_per_move_of_each_agent():
 def test_evaluate_binds_a_search_bot_to_the_env_it_plays_in():
     # without bind, the bot would see observations of an env it was not built for, and refuse them
     bot = make_agent("ismcts:2", corruption_envs.env("construction"), seed=0)
-    assert evaluate(bot, "construction", "random", games=1).games == 1
+    assert evaluate(bot, get_game("construction"), "random", games=1).games == 1

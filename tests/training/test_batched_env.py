@@ -8,6 +8,7 @@ from corruption_envs.policy import NumpyPolicy
 from training import config as cfg
 from training.opponents.batched_env import BatchedSelfPlayVecEnv
 from training.opponents.pool import OpponentPool
+from corruption_envs import get_game
 
 B = 12
 
@@ -31,7 +32,7 @@ def run_steps(venv, steps, rng):
 
 
 def test_every_game_comes_back_on_the_learners_turn_and_pays_it_at_the_end():
-    venv = BatchedSelfPlayVecEnv("toy", {"num_rounds": 1, "reward": "rank"}, (2, 4), bots_only(), B, seed=3)
+    venv = BatchedSelfPlayVecEnv(get_game("toy"), {"num_rounds": 1, "reward": "rank"}, (2, 4), bots_only(), B, seed=3)
     counts, seats, ends = set(), set(), 0
     for rewards, dones, infos in run_steps(venv, 60, np.random.default_rng(0)):
         assert not rewards[~dones].any()
@@ -47,7 +48,7 @@ def test_every_game_comes_back_on_the_learners_turn_and_pays_it_at_the_end():
 
 
 def test_the_learners_reward_is_its_seats_terminal_reward():
-    venv = BatchedSelfPlayVecEnv("toy", {"num_rounds": 1}, (3, 3), bots_only(), B, seed=5)
+    venv = BatchedSelfPlayVecEnv(get_game("toy"), {"num_rounds": 1}, (3, 3), bots_only(), B, seed=5)
     engine, checked = venv.engine, 0
     original = engine.step
 
@@ -72,7 +73,7 @@ def test_the_learners_reward_is_its_seats_terminal_reward():
 def test_snapshot_seats_report_the_learners_pairwise_points():
     pool = OpponentPool({"self": 1.0}, max_snapshots=3, pfsp_power=2.0)
     snap = pool.add(NumpyPolicy([], (np.zeros((5 + 24 + 1, 2), np.float32), np.zeros(2, np.float32))), 0)
-    venv = BatchedSelfPlayVecEnv("toy", {"num_rounds": 1}, (3, 3), pool, B, seed=2)
+    venv = BatchedSelfPlayVecEnv(get_game("toy"), {"num_rounds": 1}, (3, 3), pool, B, seed=2)
     seen = 0
     for _, dones, infos in run_steps(venv, 30, np.random.default_rng(2)):
         for row in np.flatnonzero(dones):
@@ -87,7 +88,7 @@ def test_maskable_ppo_learns_on_it_without_an_illegal_move():
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
-    venv = VecMonitor(BatchedSelfPlayVecEnv("toy", {}, (2, 4), bots_only({"random": 1, "heuristic": 1}), 4, seed=0))
+    venv = VecMonitor(BatchedSelfPlayVecEnv(get_game("toy"), {}, (2, 4), bots_only({"random": 1, "heuristic": 1}), 4, seed=0))
     model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0,
                         policy_kwargs={"net_arch": [8]}, device="cpu")
     model.learn(512)  # the engine raises IllegalActionError on an unmasked move
@@ -107,7 +108,7 @@ def test_the_config_names_what_a_batch_cannot_seat(sets, says):
 def test_a_bot_that_plays_every_count_is_one_actor_for_all_counts(game, players, per_count):
     """Corruption's heuristic reads each row's seats, so one of it decides the rows of every count in
     one call; Corruptia's is built for one count's grid, so each count gets its own."""
-    venv = BatchedSelfPlayVecEnv(game, {}, players, bots_only({"heuristic": 1.0}), 32, seed=1)
+    venv = BatchedSelfPlayVecEnv(get_game(game), {}, players, bots_only({"heuristic": 1.0}), 32, seed=1)
     for _ in run_steps(venv, 30, np.random.default_rng(0)):
         pass
     assert len(set(venv.batch.num_players.tolist())) > 1
@@ -120,7 +121,7 @@ def test_a_bot_that_plays_every_count_is_one_actor_for_all_counts(game, players,
 
 def test_a_steps_observations_stay_as_they_are_through_the_next_step():
     """SB3's rollout stores the observations it acted on after the next step has been taken."""
-    venv = BatchedSelfPlayVecEnv("corruption", {}, (3, 5), bots_only(), 8, seed=2)
+    venv = BatchedSelfPlayVecEnv(get_game("corruption"), {}, (3, 5), bots_only(), 8, seed=2)
     rng = np.random.default_rng(1)
     before = venv.reset()
     kept = before.copy()
@@ -143,8 +144,8 @@ def test_several_snapshots_decide_in_one_call_and_play_as_each_alone(monkeypatch
         return made
 
     pools = [pool(), pool()]
-    together = BatchedSelfPlayVecEnv("toy", {"num_rounds": 2}, (3, 4), pools[0], B, seed=6)
-    alone = BatchedSelfPlayVecEnv("toy", {"num_rounds": 2}, (3, 4), pools[1], B, seed=6)
+    together = BatchedSelfPlayVecEnv(get_game("toy"), {"num_rounds": 2}, (3, 4), pools[0], B, seed=6)
+    alone = BatchedSelfPlayVecEnv(get_game("toy"), {"num_rounds": 2}, (3, 4), pools[1], B, seed=6)
     monkeypatch.setattr(alone, "_group_position", lambda: np.full(len(alone.actors), -1))
     calls = []
     original = BatchedSelfPlayVecEnv._group_position

@@ -10,13 +10,14 @@ from corruption_envs.bots import make_agent
 from training.config import ConfigError, load
 from training.ppo.imitation import collect, fit
 from training.selfplay import main
+from corruption_envs import get_game
 
 GAMMA = 0.9
 
 
 @pytest.fixture(scope="module")
 def demos():
-    return collect("toy", {"num_rounds": 2}, (2, 4), games=60, seed=3, explore=0.0, gamma=GAMMA)
+    return collect(get_game("toy"), {"num_rounds": 2}, (2, 4), games=60, seed=3, explore=0.0, gamma=GAMMA)
 
 
 def test_every_label_is_the_teachers_legal_choice(demos):
@@ -29,15 +30,15 @@ def test_every_label_is_the_teachers_legal_choice(demos):
 def test_returns_are_the_final_reward_discounted_by_the_seats_remaining_moves():
     # one 3-player game of two laps: seats decide in the order 0 1 2 0 1 2, so each seat's first
     # decision is worth gamma x its last one, which carries the seat's final reward
-    one = collect("toy", {"num_rounds": 2}, (3, 3), games=1, seed=11, explore=0.0, gamma=GAMMA)
+    one = collect(get_game("toy"), {"num_rounds": 2}, (3, 3), games=1, seed=11, explore=0.0, gamma=GAMMA)
     assert len(one) == 6
     assert np.allclose(one.returns[:3], GAMMA * one.returns[3:])
     assert np.abs(one.returns[3:]).max() > 0  # someone won or lost
 
 
 def test_exploration_changes_the_games_but_not_the_labels():
-    plain = collect("toy", {"num_rounds": 2}, (3, 3), games=30, seed=5, explore=0.0, gamma=GAMMA)
-    noisy = collect("toy", {"num_rounds": 2}, (3, 3), games=30, seed=5, explore=0.5, gamma=GAMMA)
+    plain = collect(get_game("toy"), {"num_rounds": 2}, (3, 3), games=30, seed=5, explore=0.0, gamma=GAMMA)
+    noisy = collect(get_game("toy"), {"num_rounds": 2}, (3, 3), games=30, seed=5, explore=0.5, gamma=GAMMA)
     assert not np.array_equal(plain.observations, noisy.observations)  # other moves were played
     assert np.array_equal(noisy.actions, noisy.masks[:, 1].astype(np.int64))  # still the teacher's
 
@@ -50,7 +51,7 @@ def test_fitting_makes_the_policy_play_like_the_teacher(demos):
     from training.opponents.wrapper import SelfPlayEnv
 
     pool = OpponentPool({"heuristic": 1.0}, 1, 1.0)
-    venv = DummyVecEnv([lambda: SelfPlayEnv("toy", {"num_rounds": 2}, (2, 4), pool, seed=0)])
+    venv = DummyVecEnv([lambda: SelfPlayEnv(get_game("toy"), {"num_rounds": 2}, (2, 4), pool, seed=0)])
     model = MaskablePPO("MlpPolicy", venv, seed=0, device="cpu", policy_kwargs={"net_arch": [16, 16]})
     stats = fit(model.policy, demos, epochs=30, batch_size=32, learning_rate=3e-3, seed=0, holdout=0.3)
     assert stats["heldout_accuracy"] > 0.95
@@ -71,8 +72,8 @@ def test_the_teacher_named_plays_every_seat_of_the_demonstrations():
     """Each label is the move the named teacher makes there: replaying a teacher bot through the
     recorded positions of an explore-free collection reproduces the labels (the expert's are not the
     heuristic's)."""
-    data = collect("corruption", {}, (4, 4), games=1, seed=3, explore=0.0, gamma=1.0, teacher="expert")
-    heuristic = collect("corruption", {}, (4, 4), games=1, seed=3, explore=0.0, gamma=1.0)
+    data = collect(get_game("corruption"), {}, (4, 4), games=1, seed=3, explore=0.0, gamma=1.0, teacher="expert")
+    heuristic = collect(get_game("corruption"), {}, (4, 4), games=1, seed=3, explore=0.0, gamma=1.0)
     assert not np.array_equal(data.actions[:len(heuristic)], heuristic.actions[:len(data)])
     env = corruption_envs.env("corruption", num_players=4)
     rng = np.random.default_rng(3)
@@ -107,7 +108,7 @@ def test_with_a_prior_only_the_critic_is_fitted(demos):
     from training.network.prior import PriorPolicy
     from training.opponents.wrapper import SelfPlayEnv
 
-    env = SelfPlayEnv("toy", {"num_rounds": 2}, (2, 4), OpponentPool({"heuristic": 1.0}, 1, 1.0), seed=0,
+    env = SelfPlayEnv(get_game("toy"), {"num_rounds": 2}, (2, 4), OpponentPool({"heuristic": 1.0}, 1, 1.0), seed=0,
                       prior="heuristic")
     model = MaskablePPO(PriorPolicy, env, seed=0, device="cpu", policy_kwargs={"net_arch": [16, 16]})
     actor = [p.detach().clone() for p in [*model.policy.mlp_extractor.policy_net.parameters(),

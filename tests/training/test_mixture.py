@@ -13,6 +13,7 @@ from corruption_envs.evaluation import evaluate
 from corruption_envs.policy import MixturePolicy, NumpyPolicy, mixture_of, read_policy_file
 from training import psro
 from training.opponents.pool import OpponentPool, SampledPolicy
+from corruption_envs import get_game
 
 META = {"game": "toy", "game_version": 0, "min_players": 2, "max_players": 4, "env_config": {"num_rounds": 2}}
 
@@ -86,7 +87,7 @@ def test_evaluate_draws_a_member_for_every_game(members, tmp_path):
     assert isinstance(as_agent, MixturePolicy)
     seen, draw = [], as_agent.draw_member
     as_agent.draw_member = lambda: (seen.append(draw()), seen[-1])[1]
-    evaluate(as_agent, "toy", "random", 40, 3, seed=0, env_config={"num_rounds": 2})
+    evaluate(as_agent, get_game("toy"), "random", 40, 3, seed=0, env_config={"num_rounds": 2})
     assert len(seen) == 1 + 40 and set(seen[1:]) == {0, 1}  # seed() draws once, then one per game
 
 

@@ -12,6 +12,7 @@ from tests.training.toygame import raw_env
 from training.network.export import export_actor
 from training.opponents.pool import OpponentPool
 from training.opponents.wrapper import SelfPlayEnv
+from corruption_envs import get_game
 
 META = {"game": "toy", "game_version": 0, "min_players": 2, "max_players": 3}
 
@@ -25,7 +26,7 @@ def model(request):
     from training.network.learner_policy import LearnerPolicy
 
     pool = OpponentPool({"random": 1.0}, 1, 2.0)
-    env = SelfPlayEnv("toy", {}, (2, 3), pool, seed=0)
+    env = SelfPlayEnv(get_game("toy"), {}, (2, 3), pool, seed=0)
     policy = LearnerPolicy if request.param == "LearnerPolicy" else request.param
     m = MaskablePPO(policy, env, n_steps=64, batch_size=64, n_epochs=1, seed=1, device="cpu",
                     policy_kwargs={"net_arch": [16, 8], "activation_fn": nn.ReLU})

@@ -8,6 +8,7 @@ from corruption_envs.core.agents import Agent
 from corruption_envs.policy import NumpyPolicy
 from training.evaluate import evaluate, wilson_interval as wilson
 from training.opponents.pool import OpponentPool
+from corruption_envs import get_game
 
 
 def dummy_policy():
@@ -101,16 +102,16 @@ class SeatRecorder(Agent):
 
 def test_evaluation_rotates_the_seat_evenly_and_is_seeded():
     spy = SeatRecorder(4)
-    a = evaluate(spy, "toy", "random", 40, num_players=4, seed=5)
+    a = evaluate(spy, get_game("toy"), "random", 40, num_players=4, seed=5)
     assert a.games == 40
     assert [spy.seats.count(s) for s in range(4)] == [20, 20, 20, 20]  # 10 games x 2 laps per seat
-    b = evaluate(SeatRecorder(4), "toy", "random", 40, num_players=4, seed=5)
+    b = evaluate(SeatRecorder(4), get_game("toy"), "random", 40, num_players=4, seed=5)
     assert a.wins == b.wins
 
 
 def test_evaluation_of_equal_strategies_gives_about_one_in_n():
     from tests.training.toygame import HeuristicAgent
 
-    level = evaluate(HeuristicAgent(None), "toy", "heuristic", 200, num_players=4, seed=5)
+    level = evaluate(HeuristicAgent(None), get_game("toy"), "heuristic", 200, num_players=4, seed=5)
     lo, hi = level.interval
     assert lo < 0.25 < hi

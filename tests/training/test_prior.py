@@ -15,11 +15,12 @@ from training.config import load as load_config
 from training.network.export import export_actor
 from training.opponents.pool import OpponentPool, SampledPolicy
 from training.opponents.wrapper import SelfPlayEnv
+from corruption_envs import get_game
 
 
 def hinted_env(seed=0, mix=None):
     pool = OpponentPool(mix or {"random": 1.0}, 3, 2.0)
-    return SelfPlayEnv("toy", {}, (2, 3), pool, seed=seed, prior="heuristic")
+    return SelfPlayEnv(get_game("toy"), {}, (2, 3), pool, seed=seed, prior="heuristic")
 
 
 def test_the_learner_sees_its_observation_then_the_heuristics_move_one_hot():
@@ -109,7 +110,7 @@ def test_round_trip_keeps_the_prior_and_load_binds_it(model, tmp_path):
     obs, mask = observations(1)[0]
     assert loaded.act(obs, mask) in (0, 1)
     # evaluation binds the policy to its own env
-    r = evaluate(read_policy_file(path), "toy", "random", 6, num_players=3, seed=1)
+    r = evaluate(read_policy_file(path), get_game("toy"), "random", 6, num_players=3, seed=1)
     assert r.games == 6
 
 
@@ -134,7 +135,7 @@ def test_a_bad_prior_in_the_file_fails_naming_it(model, tmp_path, change, messag
 def test_version_1_files_without_a_prior_still_load(model, tmp_path):
     from sb3_contrib import MaskablePPO
 
-    plain = MaskablePPO("MlpPolicy", SelfPlayEnv("toy", {}, (2, 3), OpponentPool({"random": 1.0}, 1, 2.0)),
+    plain = MaskablePPO("MlpPolicy", SelfPlayEnv(get_game("toy"), {}, (2, 3), OpponentPool({"random": 1.0}, 1, 2.0)),
                         seed=0, device="cpu", policy_kwargs={"net_arch": [8]})
     path = export_actor(plain, "tanh", META).save(tmp_path / "p.npz")
 
@@ -186,7 +187,7 @@ def test_the_learners_hint_is_the_named_prior_bots_move():
     from corruption_envs.bots import make_agent
 
     pool = OpponentPool({"random": 1.0}, 3, 2.0)
-    w = SelfPlayEnv("corruption", {}, (4, 4), pool, seed=0, prior="expert")
+    w = SelfPlayEnv(get_game("corruption"), {}, (4, 4), pool, seed=0, prior="expert")
     size = w.env.observation_layout.size
     expert, heuristic = make_agent("expert", w.env, seed=0), make_agent("heuristic", w.env, seed=0)
     differ = 0

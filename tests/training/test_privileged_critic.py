@@ -15,6 +15,7 @@ from training.ppo.imitation import collect
 from training.ppo.learner import build_model, make_venv
 from training.opponents.pool import OpponentPool
 from training.selfplay import main
+from corruption_envs import get_game
 
 SMALL = ["run.n_envs=8", "ppo.n_steps=8", "ppo.batch_size=64", "imitation.games=0", "ppo.net_arch=[16, 8]"]
 
@@ -137,8 +138,8 @@ def test_an_own_critic_reads_the_observation_as_before(tmp_path):
 
 
 def test_the_warm_starts_games_carry_the_privileged_part_after_the_observation():
-    plain = collect("corruption", {}, (3, 5), 3, seed=2, explore=0.1, gamma=0.99, teacher="heuristic")
-    full = collect("corruption", {}, (3, 5), 3, seed=2, explore=0.1, gamma=0.99, teacher="heuristic",
+    plain = collect(get_game("corruption"), {}, (3, 5), 3, seed=2, explore=0.1, gamma=0.99, teacher="heuristic")
+    full = collect(get_game("corruption"), {}, (3, 5), 3, seed=2, explore=0.1, gamma=0.99, teacher="heuristic",
                    privileged=True)
     size = plain.observations.width
     assert full.observations.width == size + PRIVILEGED_SIZE

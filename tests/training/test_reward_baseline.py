@@ -9,6 +9,7 @@ from training.config import ConfigError
 from training.config import load as load_config
 from training.opponents.pool import OpponentPool
 from training.opponents.wrapper import SelfPlayEnv
+from corruption_envs import get_game
 
 MIX = {"self": 0.3, "heuristic": 0.3, "random": 0.4}  # every kind of opponent and random stream
 
@@ -16,7 +17,7 @@ MIX = {"self": 0.3, "heuristic": 0.3, "random": 0.4}  # every kind of opponent a
 def wrapper(reward_baseline, seed=4):
     pool = OpponentPool(MIX, 3, 2.0)
     pool.add(NumpyPolicy([], (np.zeros((30, 2), np.float32), np.array([0.3, 0.0], np.float32))), 0)
-    return SelfPlayEnv("toy", {}, (2, 4), pool, seed=seed, reward_baseline=reward_baseline)
+    return SelfPlayEnv(get_game("toy"), {}, (2, 4), pool, seed=seed, reward_baseline=reward_baseline)
 
 
 def play(reward_baseline, choose, seeds=range(30)):

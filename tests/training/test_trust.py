@@ -14,7 +14,6 @@ import zipfile
 import numpy as np
 import pytest
 import torch
-import yaml
 
 from tests.crafted import Payload, one_line_error
 from tests.training.conftest import TOY_YAML

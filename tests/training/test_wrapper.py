@@ -6,6 +6,7 @@ from corruption_envs.core.agents import Agent
 from corruption_envs.core.rewards import pairwise_points, terminal_rewards, win_shares
 from training.opponents.pool import OpponentPool
 from training.opponents.wrapper import SelfPlayEnv
+from corruption_envs import get_game
 
 
 def bots_only(mix=None):
@@ -31,7 +32,7 @@ class Spy(Agent):
 
 def test_reset_hands_the_learner_its_turn_with_its_own_observation():
     for seed in range(20):
-        w = SelfPlayEnv("toy", {}, (2, 4), bots_only(), seed=seed)
+        w = SelfPlayEnv(get_game("toy"), {}, (2, 4), bots_only(), seed=seed)
         obs, _ = w.reset()
         env = w.env
         assert env.agent_selection == w.learner
@@ -40,7 +41,7 @@ def test_reset_hands_the_learner_its_turn_with_its_own_observation():
 
 
 def test_player_count_and_learner_seat_are_drawn_over_the_whole_range():
-    w = SelfPlayEnv("toy", {}, (2, 4), bots_only(), seed=3)
+    w = SelfPlayEnv(get_game("toy"), {}, (2, 4), bots_only(), seed=3)
     seen = set()
     for _ in range(200):
         w.reset()
@@ -50,7 +51,7 @@ def test_player_count_and_learner_seat_are_drawn_over_the_whole_range():
 
 
 def test_opponents_act_from_their_own_observation_and_mask():
-    w = SelfPlayEnv("toy", {}, (3, 3), bots_only(), seed=5)
+    w = SelfPlayEnv(get_game("toy"), {}, (3, 3), bots_only(), seed=5)
     spy = Spy(w)
     w.random_agent = spy
     w.reset(seed=None)
@@ -61,7 +62,7 @@ def test_opponents_act_from_their_own_observation_and_mask():
 
 
 def test_named_bots_from_the_mix_take_the_opponent_seats_each_in_its_own_env():
-    w = SelfPlayEnv("corruption", {}, (3, 5), bots_only({"expert": 0.5, "ismcts:2": 0.5}), seed=2)
+    w = SelfPlayEnv(get_game("corruption"), {}, (3, 5), bots_only({"expert": 0.5, "ismcts:2": 0.5}), seed=2)
     seen = set()
     for _ in range(6):
         w.reset()
@@ -79,7 +80,7 @@ def test_game_ending_on_an_opponents_move_still_pays_the_learner():
     """Toy with 1 lap and the learner in seat 0: the last move is an opponent's."""
     checked = 0
     for seed in range(40):
-        w = SelfPlayEnv("toy", {"num_rounds": 1}, (3, 3), bots_only(), seed=seed)
+        w = SelfPlayEnv(get_game("toy"), {"num_rounds": 1}, (3, 3), bots_only(), seed=seed)
         w.reset()
         if w.learner != "player_0":
             continue
@@ -96,7 +97,7 @@ def test_game_ending_on_an_opponents_move_still_pays_the_learner():
 
 
 def test_reward_mode_reaches_the_learner():
-    w = SelfPlayEnv("toy", {"num_rounds": 1, "reward": "rank"}, (4, 4), bots_only(), seed=11)
+    w = SelfPlayEnv(get_game("toy"), {"num_rounds": 1, "reward": "rank"}, (4, 4), bots_only(), seed=11)
     rewards = set()
     for _ in range(60):
         w.reset()
@@ -114,7 +115,7 @@ def test_episode_end_reports_the_learners_points_against_each_snapshot_seat():
     pool = OpponentPool({"self": 1.0}, max_snapshots=3, pfsp_power=2.0)
     policy = NumpyPolicy([], (np.zeros((5 + 24 + 1, 2), np.float32), np.zeros(2, np.float32)))
     snap = pool.add(policy, 0)
-    w = SelfPlayEnv("toy", {"num_rounds": 1}, (3, 3), pool, seed=2)
+    w = SelfPlayEnv(get_game("toy"), {"num_rounds": 1}, (3, 3), pool, seed=2)
     for _ in range(10):
         w.reset()
         done = False
@@ -140,7 +141,7 @@ def test_the_mask_reaches_maskable_ppo_and_it_never_plays_an_illegal_action():
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     pool = bots_only({"random": 1.0, "heuristic": 1.0})
-    venv = DummyVecEnv([lambda i=i: SelfPlayEnv("toy", {"illegal_action": "raise"}, (2, 4), pool, seed=i)
+    venv = DummyVecEnv([lambda i=i: SelfPlayEnv(get_game("toy"), {"illegal_action": "raise"}, (2, 4), pool, seed=i)
                           for i in range(2)])
     venv.reset()
     masks = get_action_masks(venv)

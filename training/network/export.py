@@ -7,7 +7,6 @@ import numpy as np
 from stable_baselines3.common.torch_layers import FlattenExtractor
 from torch import nn
 
-import corruption_envs
 from corruption_envs.policy import NumpyPolicy, plays_sampling
 
 from ..config import Config
@@ -44,7 +43,7 @@ def _linear(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
 
 def policy_meta(config: Config, steps: int, commit: str) -> dict[str, Any]:
     """The meta of a policy file a run exports: its game and player counts, how it plays, its config."""
-    rules = corruption_envs.get_game(config.game).rules
+    rules = config.game_def.rules
     lo, hi = config.run.players
     return {
         "game": rules.name, "game_version": rules.version, "min_players": lo, "max_players": hi,

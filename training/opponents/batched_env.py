@@ -18,12 +18,12 @@ import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
-import corruption_envs
 from corruption_envs import vector
 from corruption_envs.bots import make_agent
 from corruption_envs.core import Agent, RandomAgent
 from corruption_envs.core.agents import rows_by
 from corruption_envs.core.rewards import pairwise_points, win_shares
+from corruption_envs.core.game import Game
 from corruption_envs.policy import MixturePolicy, NumpyPolicy
 
 from .policy_group import PolicyGroup, kind_of
@@ -37,7 +37,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
 
     def __init__(
         self,
-        game: str,
+        game: Game,
         env_config: dict[str, Any],
         players: tuple[int, int],
         pool: OpponentPool,
@@ -49,14 +49,14 @@ class BatchedSelfPlayVecEnv(VecEnv):
         self.game, self.env_config, self.pool, self.prior = game, dict(env_config), pool, prior
         counts = list(range(int(players[0]), int(players[1]) + 1))
         self.rng = np.random.default_rng(seed)
-        self.engine = vector.make(game, num_envs=num_envs, num_players=counts,
+        self.engine = vector.build(game, num_envs=num_envs, num_players=counts,
                                   seed=int(self.rng.integers(2**63)), **self.env_config)
-        self.envs = {n: corruption_envs.env(game, num_players=n, **self.env_config) for n in counts}
+        self.envs = {n: game.env(num_players=n, **self.env_config) for n in counts}
         self.obs_size, num_actions = self.engine.observation_size, self.engine.num_actions
         # a privileged critic's input follows the learner's observation: every seat's hidden information
         self.privileged_size = self.engine.privileged_size if privileged else 0
         if privileged and not self.privileged_size:
-            raise ValueError(f"ppo.critic=privileged: {game}'s batched engine writes no privileged features; "
+            raise ValueError(f"ppo.critic=privileged: {game.name}'s batched engine writes no privileged features; "
                              "set ppo.critic=own")
         tail = num_actions if prior else 0
         self.render_mode = None

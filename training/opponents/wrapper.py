@@ -20,10 +20,10 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.core import Agent, GameEnv, RandomAgent
 from corruption_envs.core.rewards import pairwise_points, win_shares
+from corruption_envs.core.game import Game
 
 from .pool import OpponentPool, SampledPolicy
 
@@ -35,7 +35,7 @@ class SelfPlayEnv(gym.Env):
 
     def __init__(
         self,
-        game: str,
+        game: Game,
         env_config: dict[str, Any],
         players: tuple[int, int],
         pool: OpponentPool,
@@ -69,7 +69,7 @@ class SelfPlayEnv(gym.Env):
 
     def _env_for(self, n: int) -> GameEnv:
         if n not in self._envs:
-            self._envs[n] = corruption_envs.env(self.game, num_players=n, **self.env_config)
+            self._envs[n] = self.game.env(num_players=n, **self.env_config)
         return self._envs[n]
 
     def _bot(self, spec: str, n: int, seat: int) -> Agent:

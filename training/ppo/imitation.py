@@ -23,10 +23,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-import corruption_envs
-from corruption_envs import vector
 from corruption_envs.bots import make_agent
 from corruption_envs.match import play_match
+from corruption_envs.core.game import Game
 
 from ..config import Config, bot_option
 from ..evaluate import against_baselines
@@ -70,7 +69,7 @@ class Recorder:
 
 
 def collect(
-    game: str,
+    game: Game,
     env_config: dict[str, Any],
     players: tuple[int, int],
     games: int,
@@ -87,7 +86,7 @@ def collect(
     counts = rng.integers(players[0], players[1] + 1, size=games)
     deals = rng.integers(2**63, size=games)
     present = sorted(set(counts.tolist()))
-    envs = [corruption_envs.env(game, num_players=n, **env_config) for n in present]
+    envs = [game.env(num_players=n, **env_config) for n in present]
     agents = [make_agent(teacher, env, seed=int(rng.integers(2**31))) for env in envs]
     lineups = [[present.index(n)] * n for n in counts.tolist()]
     rec = Recorder(explore, rng)
@@ -105,7 +104,7 @@ def collect(
     returns[order] = results.rewards[g[order], seats[order]] * gamma ** after
     width = envs[0].unwrapped.observation_layout.size
     if privileged:
-        width += vector.engine_class(game).privileged_size
+        width += game.engine_class().privileged_size
     obs = SparseRows.merge(rec.obs, width)
     return Demonstrations(obs, np.concatenate(rec.masks), np.concatenate(rec.labels), returns)
 
@@ -178,7 +177,7 @@ def warm_start(policy: Any, config: Config, export: Callable[[], Any], out: Path
     im, run = config.imitation, config.run
     print(f"imitation: {im.games} {im.teacher} games, fitting the policy ...", flush=True)
     t0 = time.monotonic()
-    data = collect(config.game, config.env, tuple(run.players), im.games, run.seed,
+    data = collect(config.game_def, config.env, tuple(run.players), im.games, run.seed,
                    im.explore, config.ppo.gamma, im.teacher, config.ppo.critic == "privileged")
     t1 = time.monotonic()
     prior = bot_option(config, "prior") is not None

@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.core import PolicyFileError
+from corruption_envs.core.game import Game
 from corruption_envs.policy import NumpyPolicy, read_policy_file
 
 from ..config import Config, ConfigError, bot_option
@@ -43,7 +43,7 @@ def load_init_policy(config: Config) -> NumpyPolicy:
     except PolicyFileError as e:
         raise ConfigError(f"config init.policy: {e}") from None
     meta, ppo = policy.meta, config.ppo
-    env = corruption_envs.env(config.game, num_players=config.run.players[0], **config.env)
+    env = config.game_def.env(num_players=config.run.players[0], **config.env)
     widths = [w.shape[1] for w, _ in policy.layers]
     found = (meta.get("game"), policy.obs_size, policy.num_actions, widths, policy.activation, policy.prior)
     wanted = (config.game, env.unwrapped.observation_layout.size, env.unwrapped.num_actions,
@@ -56,13 +56,13 @@ def load_init_policy(config: Config) -> NumpyPolicy:
     return policy
 
 
-def used(game: str, env_config: dict[str, Any], counts: list[int], seed: int) -> tuple[np.ndarray, np.ndarray]:
+def used(game: Game, env_config: dict[str, Any], counts: list[int], seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Which observation entries are nonzero, and which actions legal, at some decision of
     `PROBE_GAMES` seeded games per player count in `counts` (heuristic seats, `PROBE_EXPLORE` random moves)."""
     rng = np.random.default_rng(seed)
     inputs = actions = None
     for n in counts:
-        env = corruption_envs.env(game, num_players=n, **env_config)
+        env = game.env(num_players=n, **env_config)
         bots = [make_agent("heuristic", env, seed=int(rng.integers(2**31))) for _ in range(n)]
         for _ in range(PROBE_GAMES):
             env.reset(seed=int(rng.integers(2**63)))
@@ -88,7 +88,7 @@ def new_at_added_counts(config: Config, trained: tuple[int, int]) -> tuple[np.nd
     added = [n for n in range(run_lo, run_hi + 1) if not lo <= n <= hi]
     if not added:
         return None
-    game, env_config, seed = config.game, config.env, config.run.seed
+    game, env_config, seed = config.game_def, config.env, config.run.seed
     new_inputs, new_actions = used(game, env_config, added, seed)
     old_inputs, old_actions = used(game, env_config, list(range(lo, hi + 1)), seed)
     return new_inputs & ~old_inputs, new_actions & ~old_actions

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
@@ -56,14 +55,14 @@ def make_venv(config: cfg.Config, pool: OpponentPool) -> VecEnv:
     subproc = run.vec_env == "subproc"
     prior = cfg.bot_option(config, "prior")
     if run.vec_env == "batched":
-        return VecMonitor(BatchedSelfPlayVecEnv(config.game, config.env, players, pool, run.n_envs,
+        return VecMonitor(BatchedSelfPlayVecEnv(config.game_def, config.env, players, pool, run.n_envs,
                                                 seed=run.seed * 7919, prior=prior,
                                                 privileged=config.ppo.critic == "privileged"))
 
     def maker(i: int):
         def make() -> SelfPlayEnv:
             own = OpponentPool(pool_cfg.mix, pool_cfg.max_snapshots, pool_cfg.pfsp_power) if subproc else pool
-            return SelfPlayEnv(config.game, config.env, players, own, seed=run.seed * 7919 + i,
+            return SelfPlayEnv(config.game_def, config.env, players, own, seed=run.seed * 7919 + i,
                                prior=prior, reward_baseline=cfg.bot_option(config, "reward_baseline"))
 
         return make

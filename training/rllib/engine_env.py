@@ -36,7 +36,7 @@ class EngineVectorEnv(gym.vector.VectorEnv):
     def __init__(self, config: cfg.Config, num_envs: int, seed: int) -> None:
         pool_cfg = config.pool
         self.pool = OpponentPool(pool_cfg.mix, pool_cfg.max_snapshots, pool_cfg.pfsp_power)
-        self.games = BatchedSelfPlayVecEnv(config.game, config.env, tuple(config.run.players),
+        self.games = BatchedSelfPlayVecEnv(config.game_def, config.env, tuple(config.run.players),
                                            self.pool, num_envs, seed=seed, prior=cfg.bot_option(config, "prior"))
         self.num_envs = num_envs
         size, actions = self.games.obs_size, int(self.games.action_space.n)
