@@ -29,6 +29,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
+from ..core import Layout
 from ..core.errors import NotResetError
 from ..vector import numpy_rng
 from ..vector.compiled import CompiledEngine, pick_legal
@@ -1074,12 +1075,24 @@ def _resample_kernel(source, stack_hidden, seeds, me, st, chance, tab, fr, obs, 
         _write_decision(st, tab, fr, i, obs, mask, cur, scratch)
 
 
+# --- privileged features (a privileged critic's input, never a seat's view) ------------------------------
+# seats counted from the one on turn: what the state holds and the seat on turn cannot see, scaled as
+# the observation scales its own hand and cash (no seat learns the order of the unseen contracts or the deck)
+PRIVILEGED = Layout()
+PRIVILEGED.add("hands", (P, T))  # each seat's investigation cards per type / the type's count
+PRIVILEGED.add("cash", P)  # each seat's cash / MONEY_SCALE, capped at 1
+PRIVILEGED.add("votes", (P, P + 1))  # the ballots cast in the running election: a relative seat, the Outsider
+PV_HANDS, PV_CASH, PV_VOTES = PRIVILEGED.starts(("hands", "cash", "votes"))
+CARD_COUNTS = np.array(tables.CARD_COUNTS, np.float64)
+
+
 # --- the engine --------------------------------------------------------------------------------------
 class ConstructionEngine(CompiledEngine):
     """B games of Construction & Corruption; game i's chance, deal and dice, is
     `np.random.default_rng(engine.game_seeds[i])`."""
 
     rules_class = ConstructionRules
+    privileged_size = PRIVILEGED.size
 
     def _allocate(self) -> None:
         self._game = _game_table(self.config, self.reward_code)
@@ -1106,6 +1119,24 @@ class ConstructionEngine(CompiledEngine):
         b = self._batch
         _playout_kernel(self._rows, self._chance, rows, generator, self._game, b.action_mask, b.rewards,
                         b.scores, b.ranks)
+
+    def write_privileged(self, out: np.ndarray, rows: np.ndarray) -> None:
+        """Every seat's investigation cards and cash and the ballots of a running election
+        (`PRIVILEGED`), seats counted from the one on turn as observations count them."""
+        b, s = self._batch, self._rows
+        n = b.num_players[rows, None].astype(np.int64)
+        me = b.current_player[rows, None].astype(np.int64)
+        seats = (me + np.arange(P)) % n  # (R, P): the seat k places after the one on turn
+        present = np.arange(P) < n
+        hands = np.take_along_axis(s[rows, HAND:HAND + P * T].reshape(-1, P, T), seats[:, :, None], axis=1)
+        out[:, PV_HANDS:PV_CASH] = (hands * present[:, :, None] / CARD_COUNTS).reshape(len(rows), P * T)
+        cash = np.take_along_axis(s[rows, CASH:CASH + P], seats, axis=1)
+        out[:, PV_CASH:PV_VOTES] = np.minimum(cash / observer.MONEY_SCALE, 1.0) * present
+        out[:, PV_VOTES:] = 0
+        votes = np.take_along_axis(s[rows, VOTES:VOTES + P], seats, axis=1).astype(np.int64)
+        r, k = np.nonzero((votes >= 0) & present & (s[rows, PHASE, None] == VOTE))
+        v, m, count = votes[r, k], me[r, 0], n[r, 0]
+        out[r, PV_VOTES + k * (P + 1) + np.where(v == count, P, (v - m) % count)] = 1.0
 
     def load(self, row: int, state: State) -> None:
         """Play on from the AEC game `state` (a position a rule test built, a search's determinized

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ..core import Layout
 from ..core.errors import NotResetError
 from ..vector import numpy_rng
 from ..vector.compiled import CompiledEngine
@@ -1052,11 +1053,22 @@ def _resample_kernel(st, seeds, player, offers_on, obs, mask, current, work,
         _write_decision(st, i, offers_on, obs, mask, current)
 
 
+# privileged features (a privileged critic's input, never a seat's view), seats counted from the one on
+# turn: what the state holds and the seat on turn cannot see. Of the unseen cards, only which lie in the
+# box: no seat ever learns the pile's order.
+PRIVILEGED = Layout()
+PRIVILEGED.add("hands", (P, NUM_CARDS))  # each seat's hand, by card id
+PRIVILEGED.add("box", NUM_CARDS)  # the cards removed unseen at setup (the other unseen cards: the pile)
+PRIVILEGED.add("votes", (P, 3))  # the ballots cast in the running vote: YES, NO, ABSENT
+PV_HANDS, PV_BOX, PV_VOTES = PRIVILEGED.starts(("hands", "box", "votes"))
+
+
 class CorruptiaEngine(CompiledEngine):
     """B games of Corruptia stepped by numba kernels; the AEC env's observations, masks and outcomes."""
 
     rules_class = CorruptiaRules
     advance_writes_ended_players = True
+    privileged_size = PRIVILEGED.size
 
     def _allocate(self) -> None:
         B = self.num_envs
@@ -1113,6 +1125,25 @@ class CorruptiaEngine(CompiledEngine):
         b = self._batch
         _playout_kernel(self._state, rows, generator, self._offers_on, self.reward_code, b.action_mask,
                         b.rewards, b.scores, b.ranks)
+
+    def write_privileged(self, out: np.ndarray, rows: np.ndarray) -> None:
+        """Every seat's hand, the box and the ballots of a running vote (`PRIVILEGED`), seats counted
+        from the one on turn as observations count them."""
+        b = self._batch
+        ints, seat, cards = self._state[0], self._state[1], self._state[4]
+        n = b.num_players[rows, None].astype(np.int64)
+        me = b.current_player[rows, None].astype(np.int64)
+        loc = cards[rows, C_LOC].astype(np.int64)  # a seat (its hand) or IN_*
+        out[:] = 0
+        r, c = np.nonzero(loc < P)
+        out[r, PV_HANDS + (loc[r, c] - me[r, 0]) % n[r, 0] * NUM_CARDS + c] = 1.0
+        r, c = np.nonzero(loc == IN_BOX)
+        out[r, PV_BOX + c] = 1.0
+        seats = (me + np.arange(P)) % n  # (R, P): the seat k places after the one on turn
+        votes = np.take_along_axis(seat[rows, SE_VOTE], seats, axis=1)
+        cast = (votes >= 0) & (np.arange(P) < n) & (ints[rows, I_PHASE, None] == VOTE)
+        r, k = np.nonzero(cast)
+        out[r, PV_VOTES + k * 3 + votes[r, k]] = 1.0
 
     def load(self, row: int, state: CorruptiaState) -> None:
         """Copy an AEC game state (with its Generator's state) into `row`, which then continues that game
