@@ -219,6 +219,22 @@ class PSRO(Section):  # python -m training.psro (training/psro.py): the champion
         return v
 
 
+class ExpertIteration(Section):  # python -m training.expert_iteration: search distilled into the policy
+    start: Described(str | None, "the path of a policy file (of a mixture: its highest-weight member)") = None
+    iterations: Int(1, 20) = 1  # each: the current policy's games, its guided search's targets, a fit
+    games: Int(2) = 400  # half the policy against opponents, half one opponent against copies of it
+    opponent: Described(str, f"a bot: {BOTS}") = "heuristic"
+    keep: Number(0, 1, lo_open=True) = 0.5  # share of the policy's decisions (with a choice) searched
+    simulations: Int(1) = 100  # the search's budget per position
+    target_temperature: Number(0, 10, lo_open=True) = 1.0  # the targets: visit shares ** (1 / this), renormalised
+    epochs: Int(1, 100) = 4
+    batch_size: Int(8) = 256
+    learning_rate: Number(0, 1, lo_open=True) = 1e-4
+
+    not_blank = field_validator("start")(_not_blank)
+    check_opponent = field_validator("opponent")(_bot)
+
+
 class RLlib(Section):  # --backend rllib (training/rllib/backend.py); ppo, pool, run and eval keys apply as well
     num_env_runners: Int(0, 1024) = 0  # 0 = sample in the driver process
     num_envs_per_env_runner: Int(1, 256) = 1  # turn by turn; on the engine a runner plays run.n_envs
@@ -245,6 +261,7 @@ class Config(BaseModel):
     imitation: Imitation = Field(default_factory=Imitation)
     eval: Eval = Field(default_factory=Eval)
     psro: PSRO = Field(default_factory=PSRO)
+    ei: ExpertIteration = Field(default_factory=ExpertIteration)
     rllib: RLlib = Field(default_factory=RLlib)
     _game: Game | None = PrivateAttr(default=None)
 
@@ -453,6 +470,7 @@ def check_bots(config: Config) -> None:
              for k in mix if k != "self"]
     named += [(f"eval.baselines entry {b!r}", b) for b in config.eval.baselines]
     named.append((f"imitation.teacher={config.imitation.teacher!r}", config.imitation.teacher))
+    named.append((f"ei.opponent={config.ei.opponent!r}", config.ei.opponent))
     if config.ppo.prior != "none":
         named.append((f"ppo.prior={config.ppo.prior!r}", config.ppo.prior))
     probe = config.game_def.env(num_players=config.eval.num_players, **config.env)

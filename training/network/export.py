@@ -20,7 +20,14 @@ def export_actor(
 ) -> NumpyPolicy:
     """The actor of `model` (an sb3 MaskablePPO with an MLP policy over a flat Box observation; a
     `PriorPolicy` when `prior` names the bot it builds on)."""
-    policy = model.policy
+    return export_policy(model.policy, activation, meta, prior)
+
+
+def export_policy(
+    policy: Any, activation: str, meta: dict[str, Any] | None = None, prior: str | None = None
+) -> NumpyPolicy:
+    """The actor of `policy` (an sb3 MaskableActorCriticPolicy, e.g. the learner's, with or without a
+    model around it) as a numpy policy; see `export_actor`."""
     if not isinstance(policy.features_extractor, FlattenExtractor):
         raise TypeError("only the default FlattenExtractor (a flat Box observation) exports to numpy")
     layers = []

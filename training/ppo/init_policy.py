@@ -113,16 +113,22 @@ def ready_for_run(policy: NumpyPolicy, config: Config) -> tuple[NumpyPolicy, dic
 def warm_start_actor(model: Any, config: Config) -> dict[str, Any]:
     """Copy `init.policy`'s actor, readied for the run's player counts, into `model` (an sb3
     MaskablePPO); returns what was done."""
-    # torch only to copy into a model: readying a policy file for a run needs none
+    policy, done = ready_for_run(load_init_policy(config), config)
+    copy_actor(policy, model.policy)
+    return {"policy": config.init.policy, **done}
+
+
+def copy_actor(policy: NumpyPolicy, network: Any) -> None:
+    """Copy `policy`'s actor (its layers, head and prior weight) into `network`, an sb3 actor-critic
+    policy of the same shape (a `PriorPolicy` when `policy` has a prior)."""
+    # torch only to copy into a network: readying a policy file for a run needs none
     import torch
     from torch import nn
 
-    policy, done = ready_for_run(load_init_policy(config), config)
-    linears = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
+    linears = [m for m in network.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
     with torch.no_grad():
-        for layer, (w, b) in zip([*linears, model.policy.action_net], [*policy.layers, policy.head]):
+        for layer, (w, b) in zip([*linears, network.action_net], [*policy.layers, policy.head]):
             layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
             layer.bias.copy_(torch.from_numpy(b))
         if policy.prior is not None:  # the file's learnt weight on its bot's move (ppo.prior names the same bot)
-            model.policy.prior_weight.fill_(policy.prior_weight)
-    return {"policy": config.init.policy, **done}
+            network.prior_weight.fill_(policy.prior_weight)
