@@ -1,5 +1,6 @@
 """The results page's targets: each figure is read from its record and marked MET or SHORT by the
-target's direction (a lower-bound target by the interval's low end)."""
+target's direction (a lower-bound target by the interval's low end), and every committed target finds
+its figure in the committed records."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -65,3 +66,8 @@ def test_a_missing_record_shows_as_such_and_a_missing_row_is_an_error():
     with pytest.raises(RecordError, match="a lower-bound target needs a figure with an interval"):
         assess(target("lower bound above", "1/4", CHAMPION), records)
 
+
+def test_every_target_finds_its_figure_in_the_committed_records():
+    records = results.read_all(report.RESULTS)
+    missing = [f"{t.game}: {t.what}" for t in TARGETS if assess(t, records).figure is None]
+    assert not missing, f"targets without a record in results/: {missing}"
