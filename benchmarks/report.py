@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from benchmarks.results import Cell, Column, Interval, Record, RecordError, read_all
+from benchmarks.targets import TARGETS, Assessment, Target, assess
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS, PAGE = REPO / "results", REPO / "docs" / "results.md"
@@ -85,6 +86,32 @@ def render_record(record: Record, path: Path) -> list[str]:
     return out
 
 
+TARGETS_INTRO = ("The project's targets, each figure read from the record that holds it (`benchmarks/targets.py` "
+                 "names it) with the command that measured it. 4 players unless said; win rates with 95% Wilson "
+                 "intervals; a lower-bound target reads the interval's lower end; a best response is read against "
+                 "copies playing as the champion plays, averaged over probe seeds 0-3.")
+
+
+def target_row(a: Assessment) -> str:
+    t = a.target
+    goal = f"{t.what}: {t.direction} {t.threshold}"
+    if a.figure is None:
+        figure, status = "-", "no record"
+    else:
+        figure = cell_text(a.figure, Column(name="figure", format=a.format))
+        if a.parts:
+            figure += " (mean of " + ", ".join(format(v, a.format) for v in a.parts) + ")"
+        status = "MET" if a.met else "SHORT"
+    commands = "<br>".join(f"`{c}`" for c in a.commands).replace("|", "\\|") or "-"
+    return f"| {t.game} | {goal} | {figure} | {status} | {commands} |"
+
+
+def render_targets(records: Sequence[tuple[Path, Record]], targets: Sequence[Target] = TARGETS) -> list[str]:
+    """The "Targets" table: each target, its figure from the records, MET or SHORT, and the command."""
+    return ["### Targets", "", TARGETS_INTRO, "", "| game | target | figure | status | command |",
+            "|---|---|---|---|---|", *(target_row(assess(t, records)) for t in targets), ""]
+
+
 def render(records: Sequence[tuple[Path, Record]]) -> str:
     """The whole page: each section's records in file-name order under its heading."""
     lines = [HEADER]
@@ -93,6 +120,8 @@ def render(records: Sequence[tuple[Path, Record]]) -> str:
         if not mine:
             continue
         lines += [f"## {heading}", "", intro, ""]
+        if key == "strength":
+            lines += render_targets(records)
         for path, record in mine:
             lines += render_record(record, path)
     return "\n".join(lines).rstrip("\n") + "\n"
