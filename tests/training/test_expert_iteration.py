@@ -10,7 +10,7 @@ import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.policy import NumpyPolicy, load_policy, read_policy_file
 from training.config import ConfigError, load
-from training.expert_iteration.__main__ import main, start_policy
+from training.expert_iteration.__main__ import guide_file, main, start_policy
 from training.expert_iteration.distill import check_targets, fit_soft, sharpened, student_network
 from training.expert_iteration.positions import policy_seats, record_positions
 from training.network.export import export_policy
@@ -137,6 +137,12 @@ def test_a_mixture_starts_from_its_highest_weight_member():
     assert start.meta["play"] == "sample" and "mixture" not in start.meta
 
 
+def test_the_search_is_guided_by_the_student_or_by_the_start_file_as_asked(tmp_path):
+    current = tmp_path / "iteration_01.npz"
+    assert guide_file(load("corruption"), current) == current
+    assert guide_file(load("corruption", sets=["ei.guide=start"]), current) == "policies/corruption/champion.npz"
+
+
 @pytest.mark.parametrize("setting, says", [
     ("ei.keep=0", "ei.keep=0 is not allowed"),
     ("ei.iterations=0", "ei.iterations=0 is not allowed"),
@@ -144,6 +150,7 @@ def test_a_mixture_starts_from_its_highest_weight_member():
     ("ei.opponent=nobody", "ei.opponent='nobody' is not allowed"),
     ("ei.learning_rate=0", "ei.learning_rate=0 is not allowed"),
     ("ei.target_temperature=0", "ei.target_temperature=0 is not allowed"),
+    ("ei.guide=champion", "ei.guide='champion' is not allowed"),
 ])
 def test_bad_ei_keys_are_one_line(setting, says):
     with pytest.raises(ConfigError, match=says):

@@ -3,10 +3,10 @@
 From `ei.start` (a policy file; of a mixture, its highest-weight member), each of `ei.iterations`:
 `ei.games` games of the current policy (`positions.py`: half against `ei.opponent` bots, half one
 opponent against copies) at `eval.num_players`, a share `ei.keep` of its decisions searched by ISMCTS
-guided by the current policy (`ei.simulations` per position, `corruption_envs.search.search_policy_targets`),
-and a student started as the current policy fitted to the search's visit shares (sharpened by
-`ei.target_temperature`, `distill.py`). The
-student is the next current policy. The run folder holds each iteration's policy (`iteration_KK.npz`,
+(`ei.simulations` per position, `corruption_envs.search.search_policy_targets`) guided by `ei.guide`
+(the current policy, or the `ei.start` file as it is: a mixture whole), and a student started as the
+current policy fitted to the search's visit shares (sharpened by `ei.target_temperature`, `distill.py`).
+The student is the next current policy. The run folder holds each iteration's policy (`iteration_KK.npz`,
 00 the start), `ei.json` (each iteration's positions, times and held-out fit) and the final table.
 """
 from __future__ import annotations
@@ -45,6 +45,11 @@ def start_policy(path: str) -> NumpyPolicy:
     return NumpyPolicy(layers, head, policy.activation, meta, prior=policy.prior, prior_weight=policy.prior_weight)
 
 
+def guide_file(config: cfg.Config, current: Path) -> str | Path:
+    """The policy file whose move probabilities guide the search from the policy file `current`."""
+    return current if config.ei.guide == "student" else config.ei.start
+
+
 def iteration(config: cfg.Config, current: Path, it: int) -> tuple[NumpyPolicy, dict[str, Any]]:
     """One step from the policy file `current`: its positions, their search targets, the fitted student."""
     ei, seed = config.ei, config.run.seed + it
@@ -52,7 +57,7 @@ def iteration(config: cfg.Config, current: Path, it: int) -> tuple[NumpyPolicy, 
     cpu0 = time.process_time()
     positions = record_positions(env, current, ei.opponent, ei.games, ei.keep, seed)
     cpu1 = time.process_time()
-    guide = load_policy(current, env, seed=seed)
+    guide = load_policy(guide_file(config, current), env, seed=seed)
     visits, values = [], []
     for start in range(0, len(positions), SEARCH_CHUNK):
         part = slice(start, start + SEARCH_CHUNK)
@@ -96,7 +101,7 @@ def run(config: cfg.Config, out: Path) -> tuple[NumpyPolicy, list[dict[str, Any]
         current = out / f"iteration_{it:02d}.npz"
         policy.save(current)
         history.append(record)
-        (out / "ei.json").write_text(json.dumps({"start": config.ei.start, "iterations": history}, indent=1))
+        (out / "ei.json").write_text(json.dumps({"start": config.ei.start, "guide": config.ei.guide, "iterations": history}, indent=1))
     return policy, history, time.monotonic() - t0, time.process_time() - cpu0
 
 
