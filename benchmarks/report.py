@@ -36,8 +36,8 @@ SECTIONS = {
                 "1/players is what an unexploitable policy allows."),
     "training": ("Training runs", "The final tables of training runs, on deals used nowhere else in the run."),
     "ablation": ("What each lever buys",
-                 "Corruption's training levers, each run's own final table (400 games at 4 players, seats "
-                 "rotated), one change at a time; levers tried and not kept are one line each."),
+                 "The training levers, one change at a time, each table with its games and deals; levers "
+                 "tried and not kept are one line each."),
     "rllib": ("RLlib", "The RLlib backend's speed and strength beside the SB3 path."),
     "reliability": ("Reliability",
                     "Seeded games with every invariant checked at every decision, and the batched engines held "

@@ -18,7 +18,6 @@ actor rather than from a random network (each member then refines a strong polic
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -35,7 +34,7 @@ from corruption_envs.policy import NumpyPolicy, mixture_of, read_policy_file
 from . import config as cfg
 from .ppo.exploiter import train_best_response
 from .network.export import policy_meta
-from .run_folder import RunFolder, new_run_path, resume_path
+from .run_folder import RunFolder, driver_parser, new_run_path, resume_path
 
 REPLICATOR_STEPS, REPLICATOR_RATE = 2000, 1.0
 SELFPLAY = "selfplay"  # psro.start: train the start policy with the config's self-play sections first
@@ -158,12 +157,7 @@ def run(config: cfg.Config, out: Path, commit: str, resume: bool = False) -> dic
 
 def main(argv: list[str] | None = None) -> int:
     one_blas_thread()
-    p = argparse.ArgumentParser(prog="python -m training.psro", description=__doc__.split("\n")[0])
-    p.add_argument("--game", help="the game (default: the config's game)")
-    p.add_argument("--config", help="YAML config (default: configs/<game>.yaml)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config value, dotted (e.g. --set psro.iterations=2); repeatable")
-    p.add_argument("--out", help="run folder (default runs/<game>-psro-<timestamp>)")
+    p = driver_parser("python -m training.psro", __doc__.split("\n")[0], "psro", "psro.iterations=2")
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR (its config.yaml and members) up "
                    "to psro.iterations, e.g. --resume DIR --set psro.iterations=8; the same result as one run")
     args = p.parse_args(argv)

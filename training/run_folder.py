@@ -4,6 +4,7 @@ and what it holds and prints at its end (policy.npz, the final table both ways, 
 sample games, results.json). Drivers train; the run folder does the rest."""
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import time
@@ -67,6 +68,18 @@ def print_results(summary: dict[str, Any], rows: list[list[str]], out: Path) -> 
     console = Console()
     console.print(table)
     console.print(f"run folder: {out}  ({summary['stopped']})")
+
+
+def driver_parser(prog: str, description: str, kind: str, example: str) -> argparse.ArgumentParser:
+    """The arguments every training driver takes: --game, --config, --set (e.g. `example`) and --out
+    (default runs/<game>-`kind`-<timestamp>, or runs/<game>-<timestamp> for an empty `kind`)."""
+    p = argparse.ArgumentParser(prog=prog, description=description)
+    p.add_argument("--game", help="the game (default: the config's game)")
+    p.add_argument("--config", help="YAML config (default: configs/<game>.yaml)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help=f"override a config value, dotted (e.g. --set {example}); repeatable")
+    p.add_argument("--out", help=f"run folder (default runs/<game>-{kind + '-' if kind else ''}<timestamp>)")
+    return p
 
 
 def new_run_path(out: str | None, game: str, kind: str = "") -> Path:

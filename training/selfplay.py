@@ -28,19 +28,14 @@ from .ppo.imitation import warm_start
 from .ppo.init_policy import warm_start_actor
 from .ppo.learner import build_model, make_venv
 from .opponents.pool import OpponentPool
-from .run_folder import RunFolder, new_run_path, resume_path
+from .run_folder import RunFolder, driver_parser, new_run_path, resume_path
 from .selection import select_best
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m training.selfplay", description=__doc__.split("\n")[0])
-    p.add_argument("--game", help="the game to train (default: the config's game)")
-    p.add_argument("--config", help="YAML config (default: configs/<game>.yaml)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config value, dotted (e.g. --set ppo.learning_rate=1e-4); repeatable")
+    p = driver_parser("python -m training.selfplay", __doc__.split("\n")[0], "", "ppo.learning_rate=1e-4")
     p.add_argument("--timesteps", type=int, help="learner steps in total (run.timesteps)")
     p.add_argument("--seed", type=int, help="run.seed")
-    p.add_argument("--out", help="run folder (default runs/<game>-<timestamp>)")
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its last checkpoint")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
     p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",

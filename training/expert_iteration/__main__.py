@@ -11,7 +11,6 @@ The student is the next current policy. The run folder holds each iteration's po
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -28,7 +27,7 @@ from corruption_envs.search import search_policy_targets
 from .. import config as cfg
 from ..network.export import export_policy
 from ..psro import rule_options
-from ..run_folder import RunFolder, new_run_path
+from ..run_folder import RunFolder, driver_parser, new_run_path
 from .distill import fit_soft, sharpened, student_network
 from .positions import record_positions
 
@@ -107,12 +106,7 @@ def run(config: cfg.Config, out: Path) -> tuple[NumpyPolicy, list[dict[str, Any]
 
 def main(argv: list[str] | None = None) -> int:
     one_blas_thread()
-    p = argparse.ArgumentParser(prog="python -m training.expert_iteration", description=__doc__.split("\n")[0])
-    p.add_argument("--game", help="the game (default: the config's game)")
-    p.add_argument("--config", help="YAML config (default: configs/<game>.yaml)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config value, dotted (e.g. --set ei.iterations=2); repeatable")
-    p.add_argument("--out", help="run folder (default runs/<game>-ei-<timestamp>)")
+    p = driver_parser("python -m training.expert_iteration", __doc__.split("\n")[0], "ei", "ei.iterations=2")
     args = p.parse_args(argv)
     try:
         config = cfg.load(args.game, args.config, args.set)
