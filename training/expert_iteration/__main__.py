@@ -73,7 +73,7 @@ def iteration(config: cfg.Config, current: Path, it: int) -> tuple[NumpyPolicy, 
     fit = fit_soft(network, positions.observations, positions.masks, targets, positions.games,
                    positions.prior_moves, ei.epochs, ei.batch_size, ei.learning_rate, seed)
     cpu3 = time.process_time()
-    # the start's meta (how it plays, its game and counts) with the iteration; timesteps: none learnt here
+    # the start's meta (how it plays, its game, counts and learner steps; 0 steps where it names none)
     meta = {"timesteps": 0, **start_actor.meta, "expert_iteration": it}
     student = export_policy(network, start_actor.activation, meta, start_actor.prior)
     values = np.concatenate(values)

@@ -88,8 +88,7 @@ def fit_soft(network: Any, observations: SparseRows | np.ndarray, masks: np.ndar
     def batch(idx: np.ndarray) -> tuple[Any, Any, Any]:
         obs = torch.from_numpy(np.asarray(observations[idx], np.float32))
         if prior_moves is not None:  # the prior's move as a one-hot tail, as the learner's env appends it
-            tail = torch.zeros(len(idx), masks.shape[1])
-            tail[torch.arange(len(idx)), torch.from_numpy(prior_moves[idx])] = 1.0
+            tail = torch.nn.functional.one_hot(torch.from_numpy(prior_moves[idx]), masks.shape[1]).float()
             obs = torch.cat([obs, tail], dim=1)
         return obs, torch.from_numpy(masks[idx]), torch.from_numpy(targets[idx]).float()
 
