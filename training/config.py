@@ -220,7 +220,13 @@ class PSRO(Section):  # python -m training.psro (training/psro.py): the champion
 
 
 class ExpertIteration(Section):  # python -m training.expert_iteration: search distilled into the policy
-    start: Described(str | None, "the path of a policy file (of a mixture: its highest-weight member)") = None
+    start: Described(str | None, "the path of a policy file (of a mixture: as ei.members says)") = None
+    # of a mixture start: 'top' fits its highest-weight member as the one student; 'each' fits every
+    # member as a student of its own (its own games and search) and keeps the mixture's weights
+    members: Literal["top", "each"] = "top"
+    # with members 'each', the new mixture's weights: the start's, uniform, or 'solve' (PSRO's meta-game
+    # over the students, psro.payoff_games games an entry, solved as psro solves it)
+    weights: Literal["start", "uniform", "solve"] = "start"
     iterations: Int(1, 20) = 1  # each: the current policy's games, its guided search's targets, a fit
     games: Int(2) = 400  # half the policy against opponents, half one opponent against copies of it
     opponent: Described(str, f"a bot: {BOTS}") = "heuristic"

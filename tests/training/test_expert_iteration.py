@@ -10,7 +10,7 @@ import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.policy import NumpyPolicy, load_policy, read_policy_file
 from training.config import ConfigError, load
-from training.expert_iteration.__main__ import guide_file, main, start_policy
+from training.expert_iteration.__main__ import guide_file, main, member_weights, start_policy
 from training.expert_iteration.distill import check_targets, fit_soft, sharpened, student_network
 from training.expert_iteration.positions import policy_seats, record_positions
 from training.network.export import export_policy
@@ -179,3 +179,33 @@ def test_a_tiny_run_on_corruption_writes_each_iterations_policy(tmp_path):
     assert not np.array_equal(first.head[0], read_policy_file(out / "iteration_00.npz").head[0])  # it learnt
     assert json.loads((out / "results.json").read_text())["positions"] == sum(
         r["positions"] for r in report["iterations"])
+
+
+def test_each_member_of_a_mixture_is_its_own_student_and_the_weights_are_solved(tmp_path):
+    pytest.importorskip("numba")
+    out = tmp_path / "run"
+    assert main(["--game", "corruption", "--out", str(out), "--set", "ei.members=each", "--set", "ei.games=2",
+                 "--set", "ei.keep=0.3", "--set", "ei.simulations=4", "--set", "ei.epochs=1",
+                 "--set", "ei.weights=solve", "--set", "psro.payoff_games=4",
+                 "--set", "run.players=[4, 4]", "--set", "eval.final_games=4", "--set", "eval.baselines=[random]",
+                 "--set", "eval.reverse=[]"]) == 0
+    start = read_policy_file("policies/corruption/champion.npz")
+    mixture = read_policy_file(out / "policy.npz")
+    report = json.loads((out / "ei.json").read_text())
+    assert [r["member"] for r in report["iterations"]] == list(range(len(start.members)))
+    assert np.allclose(mixture.weights, report["weights"], atol=1e-4) and np.isclose(mixture.weights.sum(), 1)
+    assert np.array(report["table"]).shape == (len(start.members),) * 2
+    assert mixture.prior_weight == start.prior_weight  # the members still share the start's
+    for j, (layers, head) in enumerate(mixture.members):
+        student = read_policy_file(out / f"member_{j}" / "iteration_01.npz")
+        assert np.array_equal(head[0], student.head[0]) and student.prior_weight == start.prior_weight
+        assert not np.array_equal(head[0], start.members[j][1][0])  # each member learnt
+    assert json.loads((out / "results.json").read_text())["timesteps"] == 0  # the fit takes no learner steps
+
+
+@pytest.mark.parametrize("weights", ["start", "uniform"])
+def test_the_students_weights_are_the_starts_or_uniform_as_asked(weights):
+    start = read_policy_file("policies/corruption/champion.npz")
+    got, table = member_weights(load("corruption", sets=[f"ei.weights={weights}"]), start, ["a", "b", "c", "d"])
+    assert table is None
+    assert np.allclose(got, start.weights if weights == "start" else np.full(4, 0.25))

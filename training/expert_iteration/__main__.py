@@ -1,13 +1,16 @@
 """Expert iteration, `python -m training.expert_iteration --game corruption` (the config's `ei:` section).
 
-From `ei.start` (a policy file; of a mixture, its highest-weight member), each of `ei.iterations`:
+From `ei.start` (a policy file; of a mixture, its highest-weight member, or with `ei.members: each`
+every member as a student of its own, its games and search its own, the mixture's weights kept and each
+member's prior weight held so that the members still share one), each of `ei.iterations`:
 `ei.games` games of the current policy (`positions.py`: half against `ei.opponent` bots, half one
 opponent against copies) at `eval.num_players`, a share `ei.keep` of its decisions searched by ISMCTS
 (`ei.simulations` per position, `corruption_envs.search.search_policy_targets`) guided by `ei.guide`
 (the current policy, or the `ei.start` file as it is: a mixture whole), and a student started as the
 current policy fitted to the search's visit shares (sharpened by `ei.target_temperature`, `distill.py`).
 The student is the next current policy. The run folder holds each iteration's policy (`iteration_KK.npz`,
-00 the start), `ei.json` (each iteration's positions, times and held-out fit) and the final table.
+00 the start; `member_J/iteration_KK.npz` per member), `ei.json` (each iteration's positions, times and
+held-out fit) and the final table.
 """
 from __future__ import annotations
 
@@ -21,12 +24,12 @@ import numpy as np
 import torch
 
 from corruption_envs.core.threads import one_blas_thread
-from corruption_envs.policy import MixturePolicy, NumpyPolicy, load_policy, read_policy_file
+from corruption_envs.policy import MixturePolicy, NumpyPolicy, load_policy, mixture_of, read_policy_file
 from corruption_envs.search import search_policy_targets
 
 from .. import config as cfg
 from ..network.export import export_policy
-from ..psro import rule_options
+from ..psro import entry_seed, meta_strategy, rule_options, win_share
 from ..run_folder import RunFolder, driver_parser, new_run_path
 from .distill import fit_soft, sharpened, student_network
 from .positions import record_positions
@@ -34,14 +37,20 @@ from .positions import record_positions
 SEARCH_CHUNK = 500  # positions searched between progress lines
 
 
+def member_policy(mixture: MixturePolicy, j: int) -> NumpyPolicy:
+    """Member `j` of `mixture` as a policy of its own, playing as the mixture does."""
+    layers, head = mixture.members[j]
+    meta = {k: v for k, v in mixture.meta.items() if k not in ("mixture", "pruned", "format_version")}
+    return NumpyPolicy(layers, head, mixture.activation, meta, prior=mixture.prior,
+                       prior_weight=mixture.prior_weight)
+
+
 def start_policy(path: str) -> NumpyPolicy:
     """The policy file at `path`; of a mixture, its highest-weight member as a policy of its own."""
     policy = read_policy_file(path)
     if not isinstance(policy, MixturePolicy):
         return policy
-    layers, head = policy.members[int(np.argmax(policy.weights))]
-    meta = {k: v for k, v in policy.meta.items() if k not in ("mixture", "pruned", "format_version")}
-    return NumpyPolicy(layers, head, policy.activation, meta, prior=policy.prior, prior_weight=policy.prior_weight)
+    return member_policy(policy, int(np.argmax(policy.weights)))
 
 
 def guide_file(config: cfg.Config, current: Path) -> str | Path:
@@ -49,9 +58,10 @@ def guide_file(config: cfg.Config, current: Path) -> str | Path:
     return current if config.ei.guide == "student" else config.ei.start
 
 
-def iteration(config: cfg.Config, current: Path, it: int) -> tuple[NumpyPolicy, dict[str, Any]]:
-    """One step from the policy file `current`: its positions, their search targets, the fitted student."""
-    ei, seed = config.ei, config.run.seed + it
+def iteration(config: cfg.Config, current: Path, it: int, member: int | None = None) -> tuple[NumpyPolicy, dict[str, Any]]:
+    """One step from the policy file `current`: its positions, their search targets, the fitted student.
+    `member`: which member of the start mixture `current` descends from (None: the one student)."""
+    ei, seed = config.ei, config.run.seed + it + 1000 * (member or 0)
     env = config.game_def.env(num_players=config.eval.num_players, **rule_options(config))
     cpu0 = time.process_time()
     positions = record_positions(env, current, ei.opponent, ei.games, ei.keep, seed)
@@ -64,43 +74,80 @@ def iteration(config: cfg.Config, current: Path, it: int) -> tuple[NumpyPolicy, 
                                        seed=seed + start, guide=guide)
         visits.append(v)
         values.append(val)
-        print(f"iteration {it}: searched {min(start + SEARCH_CHUNK, len(positions))} of {len(positions)} "
+        print(f"{label(it, member)}: searched {min(start + SEARCH_CHUNK, len(positions))} of {len(positions)} "
               f"positions ({time.process_time() - cpu1:.0f} CPU s)", flush=True)
     cpu2 = time.process_time()
     start_actor = read_policy_file(current)
     network = student_network(start_actor, ei.learning_rate)
     targets = sharpened(np.concatenate(visits), ei.target_temperature)
     fit = fit_soft(network, positions.observations, positions.masks, targets, positions.games,
-                   positions.prior_moves, ei.epochs, ei.batch_size, ei.learning_rate, seed)
+                   positions.prior_moves, ei.epochs, ei.batch_size, ei.learning_rate, seed,
+                   fit_prior_weight=member is None)
     cpu3 = time.process_time()
     # the start's meta (how it plays, its game, counts and learner steps; 0 steps where it names none)
     meta = {"timesteps": 0, **start_actor.meta, "expert_iteration": it}
     student = export_policy(network, start_actor.activation, meta, start_actor.prior)
     values = np.concatenate(values)
-    record = {"iteration": it, "games": ei.games, "positions": len(positions),
+    record = {"iteration": it, **({} if member is None else {"member": member}), "games": ei.games, "positions": len(positions),
               "search_value_mean": float(np.nanmean(values)), "play_cpu_seconds": round(cpu1 - cpu0, 1),
               "search_cpu_seconds": round(cpu2 - cpu1, 1), "fit_cpu_seconds": round(cpu3 - cpu2, 1),
               "positions_per_search_cpu_second": round(len(positions) / max(cpu2 - cpu1, 1e-9), 1), **fit}
-    print(f"iteration {it}: {len(positions)} positions, held-out KL to the search "
+    print(f"{label(it, member)}: {len(positions)} positions, held-out KL to the search "
           f"{fit.get('heldout_kl_before', float('nan')):.3f} -> {fit.get('heldout_kl', float('nan')):.3f}, "
           f"top move agreement {fit.get('heldout_top_move_agreement_before', float('nan')):.3f} -> "
           f"{fit.get('heldout_top_move_agreement', float('nan')):.3f}", flush=True)
     return student, record
 
 
-def run(config: cfg.Config, out: Path) -> tuple[NumpyPolicy, list[dict[str, Any]], float, float]:
-    """The loop in `out`; returns the last student, each iteration's record, wall and CPU seconds."""
-    t0, cpu0 = time.monotonic(), time.process_time()
-    policy = start_policy(config.ei.start)
-    current = out / "iteration_00.npz"
+def label(it: int, member: int | None) -> str:
+    return f"iteration {it}" if member is None else f"member {member}, iteration {it}"
+
+
+def students(config: cfg.Config, policy: NumpyPolicy, out: Path, history: list[dict[str, Any]],
+             member: int | None = None) -> NumpyPolicy:
+    """`ei.iterations` steps from `policy`, each student saved in the run folder `out` (a member's in
+    its `member_J`) and its record added to `history` and ei.json; returns the last student."""
+    folder = out if member is None else out / f"member_{member}"
+    folder.mkdir(exist_ok=True)
+    current = folder / "iteration_00.npz"
     policy.save(current)
-    history = []
     for it in range(1, config.ei.iterations + 1):
-        policy, record = iteration(config, current, it)
-        current = out / f"iteration_{it:02d}.npz"
+        policy, record = iteration(config, current, it, member)
+        current = folder / f"iteration_{it:02d}.npz"
         policy.save(current)
         history.append(record)
-        (out / "ei.json").write_text(json.dumps({"start": config.ei.start, "guide": config.ei.guide, "iterations": history}, indent=1))
+        report = {"start": config.ei.start, "guide": config.ei.guide, "members": config.ei.members,
+                  "iterations": history}
+        (out / "ei.json").write_text(json.dumps(report, indent=1))
+    return policy
+
+
+def member_weights(config: cfg.Config, start: MixturePolicy, files: list[Path]) -> tuple[np.ndarray, list[list[float]] | None]:
+    """The weights of the students in `files` (one per member of `start`) as `ei.weights` says, and
+    with 'solve' the meta-game table it solved (row a: student a's win share against copies of b)."""
+    if config.ei.weights == "start":
+        return start.weights, None
+    if config.ei.weights == "uniform":
+        return np.full(len(files), 1.0 / len(files)), None
+    table = np.array([[win_share(read_policy_file(a), b, config, entry_seed(config.run.seed, i, j))
+                       for j, b in enumerate(files)] for i, a in enumerate(files)])
+    return meta_strategy(table), table.round(4).tolist()
+
+
+def run(config: cfg.Config, out: Path) -> tuple[NumpyPolicy, list[dict[str, Any]], float, float]:
+    """The loop in `out`; returns the last student (with `ei.members: each`, the mixture of every
+    member's last student at the start's weights), each iteration's record, wall and CPU seconds."""
+    t0, cpu0 = time.monotonic(), time.process_time()
+    start, history = read_policy_file(config.ei.start), []
+    if config.ei.members == "each" and isinstance(start, MixturePolicy):
+        last = [students(config, member_policy(start, j), out, history, j) for j in range(len(start.members))]
+        files = [out / f"member_{j}" / f"iteration_{config.ei.iterations:02d}.npz" for j in range(len(last))]
+        weights, table = member_weights(config, start, files)
+        policy: NumpyPolicy = mixture_of(last, weights)
+        report = json.loads((out / "ei.json").read_text())
+        (out / "ei.json").write_text(json.dumps({**report, "weights": weights.round(4).tolist(), "table": table}, indent=1))
+    else:
+        policy = students(config, start_policy(config.ei.start), out, history)
     return policy, history, time.monotonic() - t0, time.process_time() - cpu0
 
 
@@ -120,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(config.run.torch_threads)
     folder = RunFolder.begin(config, out)
     policy, history, seconds, cpu = run(config, out)
-    folder.finish(policy, timesteps=policy.meta.get("timesteps", 0), learner_steps_per_s=0.0,
+    # no learner steps: the policy's own count (its start's) is results.json's policy_timesteps
+    folder.finish(policy, timesteps=0, learner_steps_per_s=0.0,
                   stopped=f"{config.ei.iterations} iterations", train_seconds=round(seconds, 1),
                   train_cpu_seconds=round(cpu, 1), positions=sum(r["positions"] for r in history))
     return 0

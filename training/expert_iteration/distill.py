@@ -68,10 +68,11 @@ def check_targets(targets: np.ndarray, masks: np.ndarray) -> None:
 
 def fit_soft(network: Any, observations: SparseRows | np.ndarray, masks: np.ndarray, targets: np.ndarray,
              games: np.ndarray, prior_moves: np.ndarray | None, epochs: int, batch_size: int,
-             learning_rate: float, seed: int) -> dict[str, float]:
+             learning_rate: float, seed: int, fit_prior_weight: bool = True) -> dict[str, float]:
     """Fit `network`'s actor (from `student_network`) to `targets` (N, actions) at the positions
     (`observations`, `masks`, each position's game in `games`, the prior bot's moves if it has one) by
     soft cross-entropy with Adam; the positions of a seeded `HOLDOUT` share of the games are held out.
+    `fit_prior_weight` False keeps the prior's weight as it is (a mixture's members share one).
     Returns the held-out cross-entropy, KL divergence and top-move agreement, before and after."""
     import torch
 
@@ -112,7 +113,7 @@ def fit_soft(network: Any, observations: SparseRows | np.ndarray, masks: np.ndar
     network.set_training_mode(False)
     before = measure()
     actor = [*network.mlp_extractor.policy_net.parameters(), *network.action_net.parameters()]
-    if prior_moves is not None:
+    if prior_moves is not None and fit_prior_weight:
         actor.append(network.prior_weight)
     optimizer = torch.optim.Adam(actor, lr=learning_rate)
     network.set_training_mode(True)
