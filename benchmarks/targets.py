@@ -82,9 +82,9 @@ def _champion(game: str) -> str:
 def _probe_seeds(game: str) -> tuple[Source, ...]:
     """The best-response probes at seeds 0-3, read in the column of the champion's own play."""
     policy = _champion(game)
-    if game == "corruption":  # all four seeds in one record; the champion samples
-        return tuple(_source("exploit-champions.json", "vs 3 sampling copies", {"policy": policy, "probe seed": s})
-                     for s in range(4))
+    if game == "corruption":  # a record a seed; the champion samples
+        return tuple(_source(f"exploit-corruption-champion-seed{s}.json", "vs 3 sampling copies (a bot: its own play)",
+                             {"policy": policy, "probe seed": s}) for s in range(4))
     return (_source("exploit-champions.json", "vs 3 greedy copies", {"policy": policy, "probe seed": 0}),
             *(_source(f"exploit-{game}-champion-seed{s}.json", "vs 3 greedy copies",
                       {"policy": policy, "probe seed": s}) for s in range(1, 4)))

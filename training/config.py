@@ -232,6 +232,7 @@ class ExpertIteration(Section):  # python -m training.expert_iteration: search d
     opponent: Described(str, f"a bot: {BOTS}") = "heuristic"
     keep: Number(0, 1, lo_open=True) = 0.5  # share of the policy's decisions (with a choice) searched
     simulations: Int(1) = 100  # the search's budget per position
+    rollout: Literal["random", "heuristic"] = "random"  # how the search plays each simulation out
     # the search's guide: 'student' the current policy; 'start' the ei.start file as it is (a mixture whole)
     guide: Literal["student", "start"] = "student"
     target_temperature: Number(0, 10, lo_open=True) = 1.0  # the targets: visit shares ** (1 / this), renormalised

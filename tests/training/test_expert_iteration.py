@@ -129,8 +129,8 @@ def test_positions_are_the_acting_policy_seats_decisions_copied(tmp_path):
 
 
 def test_a_mixture_starts_from_its_highest_weight_member():
-    champion = read_policy_file("policies/corruption/champion.npz")
-    start = start_policy("policies/corruption/champion.npz")
+    champion = read_policy_file("policies/corruption/psro.npz")
+    start = start_policy("policies/corruption/psro.npz")
     best = int(np.argmax(champion.weights))
     assert all(np.array_equal(a, b) for a, b in zip(start.layers[0], champion.members[best][0][0]))
     assert start.prior == champion.prior and start.prior_weight == champion.prior_weight
@@ -140,13 +140,14 @@ def test_a_mixture_starts_from_its_highest_weight_member():
 def test_the_search_is_guided_by_the_student_or_by_the_start_file_as_asked(tmp_path):
     current = tmp_path / "iteration_01.npz"
     assert guide_file(load("corruption"), current) == current
-    assert guide_file(load("corruption", sets=["ei.guide=start"]), current) == "policies/corruption/champion.npz"
+    assert guide_file(load("corruption", sets=["ei.guide=start"]), current) == "policies/corruption/psro.npz"
 
 
 @pytest.mark.parametrize("setting, says", [
     ("ei.keep=0", "ei.keep=0 is not allowed"),
     ("ei.iterations=0", "ei.iterations=0 is not allowed"),
     ("ei.simulations=0", "ei.simulations=0 is not allowed"),
+    ("ei.rollout=expert", "ei.rollout='expert' is not allowed"),
     ("ei.opponent=nobody", "ei.opponent='nobody' is not allowed"),
     ("ei.learning_rate=0", "ei.learning_rate=0 is not allowed"),
     ("ei.target_temperature=0", "ei.target_temperature=0 is not allowed"),
@@ -163,11 +164,18 @@ def test_a_missing_start_file_is_refused_in_one_line(tmp_path, capsys):
     assert "ei.start='nope.npz' is not a policy file" in err and err.count("\n") == 1
 
 
-def test_a_tiny_run_on_corruption_writes_each_iterations_policy(tmp_path):
+def test_a_tiny_run_on_corruption_writes_each_iterations_policy(tmp_path, monkeypatch):
     pytest.importorskip("numba")
+    from training.expert_iteration import __main__ as driver
+
+    rollouts = []
+    search = driver.search_policy_targets
+    monkeypatch.setattr(driver, "search_policy_targets",
+                        lambda *a, **k: rollouts.append(a[4]) or search(*a, **k))
     out = tmp_path / "run"
     assert main(["--game", "corruption", "--out", str(out), "--set", "ei.iterations=2", "--set", "ei.games=2",
                  "--set", "ei.keep=0.3", "--set", "ei.simulations=4", "--set", "ei.epochs=1",
+                 "--set", "ei.rollout=heuristic", "--set", "ei.members=top",
                  "--set", "run.players=[4, 4]", "--set", "eval.final_games=4", "--set", "eval.baselines=[random]",
                  "--set", "eval.reverse=[]"]) == 0
     report = json.loads((out / "ei.json").read_text())
@@ -179,6 +187,7 @@ def test_a_tiny_run_on_corruption_writes_each_iterations_policy(tmp_path):
     assert not np.array_equal(first.head[0], read_policy_file(out / "iteration_00.npz").head[0])  # it learnt
     assert json.loads((out / "results.json").read_text())["positions"] == sum(
         r["positions"] for r in report["iterations"])
+    assert rollouts and set(rollouts) == {"heuristic"}  # the search plays out as ei.rollout says
 
 
 def test_each_member_of_a_mixture_is_its_own_student_and_the_weights_are_solved(tmp_path):
@@ -189,7 +198,7 @@ def test_each_member_of_a_mixture_is_its_own_student_and_the_weights_are_solved(
                  "--set", "ei.weights=solve", "--set", "psro.payoff_games=4",
                  "--set", "run.players=[4, 4]", "--set", "eval.final_games=4", "--set", "eval.baselines=[random]",
                  "--set", "eval.reverse=[]"]) == 0
-    start = read_policy_file("policies/corruption/champion.npz")
+    start = read_policy_file("policies/corruption/psro.npz")
     mixture = read_policy_file(out / "policy.npz")
     report = json.loads((out / "ei.json").read_text())
     assert [r["member"] for r in report["iterations"]] == list(range(len(start.members)))
@@ -205,7 +214,7 @@ def test_each_member_of_a_mixture_is_its_own_student_and_the_weights_are_solved(
 
 @pytest.mark.parametrize("weights", ["start", "uniform"])
 def test_the_students_weights_are_the_starts_or_uniform_as_asked(weights):
-    start = read_policy_file("policies/corruption/champion.npz")
+    start = read_policy_file("policies/corruption/psro.npz")
     got, table = member_weights(load("corruption", sets=[f"ei.weights={weights}"]), start, ["a", "b", "c", "d"])
     assert table is None
     assert np.allclose(got, start.weights if weights == "start" else np.full(4, 0.25))

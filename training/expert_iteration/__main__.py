@@ -1,16 +1,16 @@
 """Expert iteration, `python -m training.expert_iteration --game corruption` (the config's `ei:` section).
 
 From `ei.start` (a policy file; of a mixture, its highest-weight member, or with `ei.members: each`
-every member as a student of its own, its games and search its own, the mixture's weights kept and each
-member's prior weight held so that the members still share one), each of `ei.iterations`:
-`ei.games` games of the current policy (`positions.py`: half against `ei.opponent` bots, half one
-opponent against copies) at `eval.num_players`, a share `ei.keep` of its decisions searched by ISMCTS
-(`ei.simulations` per position, `corruption_envs.search.search_policy_targets`) guided by `ei.guide`
-(the current policy, or the `ei.start` file as it is: a mixture whole), and a student started as the
-current policy fitted to the search's visit shares (sharpened by `ei.target_temperature`, `distill.py`).
-The student is the next current policy. The run folder holds each iteration's policy (`iteration_KK.npz`,
-00 the start; `member_J/iteration_KK.npz` per member), `ei.json` (each iteration's positions, times and
-held-out fit) and the final table.
+every member as a student of its own, weighted as `ei.weights` says, each member's prior weight held so
+that the members still share one), each of `ei.iterations`: `ei.games` games of the current policy
+(`positions.py`: half against `ei.opponent` bots, half one opponent against copies) at `eval.num_players`,
+a share `ei.keep` of its decisions searched by ISMCTS (`ei.simulations` per position, played out by
+`ei.rollout`, `corruption_envs.search.search_policy_targets`) guided by `ei.guide` (the current policy,
+or the `ei.start` file as it is: a mixture whole), and a student started as the current policy fitted to
+the search's visit shares (sharpened by `ei.target_temperature`, `distill.py`). The student is the next
+current policy. The run folder holds each iteration's policy (`iteration_KK.npz`, 00 the start;
+`member_J/iteration_KK.npz` per member), `ei.json` (each iteration's positions, times and held-out fit)
+and the final table.
 """
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def iteration(config: cfg.Config, current: Path, it: int, member: int | None = N
     for start in range(0, len(positions), SEARCH_CHUNK):
         part = slice(start, start + SEARCH_CHUNK)
         v, val = search_policy_targets(env, positions.states[part], positions.seats[part], ei.simulations,
-                                       seed=seed + start, guide=guide)
+                                       ei.rollout, seed=seed + start, guide=guide)
         visits.append(v)
         values.append(val)
         print(f"{label(it, member)}: searched {min(start + SEARCH_CHUNK, len(positions))} of {len(positions)} "
