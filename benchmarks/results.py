@@ -122,9 +122,14 @@ def read(path: Path) -> Record:
                           f"({e.error_count()} problem(s); fix the file or write it again with --record)") from None
 
 
+def _natural(path: Path) -> list[str | int]:
+    """A file name's sort key with its numbers as numbers: ablation-9 comes before ablation-10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name)]
+
+
 def read_all(directory: Path) -> list[tuple[Path, Record]]:
     """Every `*.json` record in `directory`, by file name."""
-    paths = sorted(Path(directory).glob("*.json"))
+    paths = sorted(Path(directory).glob("*.json"), key=_natural)
     if not paths:
         raise RecordError(f"{directory}: no *.json records; write some with a benchmark's --record DIR")
     return [(p, read(p)) for p in paths]

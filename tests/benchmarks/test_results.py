@@ -40,6 +40,13 @@ def test_a_written_record_reads_back_equal(records_dir):
         "speed.json": speed_record(), "strength-champion.json": strength_record()}
 
 
+def test_records_are_read_with_their_numbers_in_number_order(tmp_path):
+    for name in ("ablation-10-b", "ablation-9-a", "ablation-1-c"):
+        results.write(speed_record(), tmp_path, name)
+    assert [p.name for p, _ in results.read_all(tmp_path)] == ["ablation-1-c.json", "ablation-9-a.json",
+                                                              "ablation-10-b.json"]
+
+
 def test_the_page_shows_each_figure_with_its_command_in_section_order(records_dir):
     page = report.render(results.read_all(records_dir))
     assert "| corruption env() | 31,530 |" in page and "| texas_holdem_v4 env() | - |" in page
