@@ -164,6 +164,15 @@ def test_a_missing_start_file_is_refused_in_one_line(tmp_path, capsys):
     assert "ei.start='nope.npz' is not a policy file" in err and err.count("\n") == 1
 
 
+def tiny_run(tmp_path, *sets):
+    """A run of a few games and simulations on Corruption, with `sets` on top; its folder."""
+    out = tmp_path / "run"
+    tiny = ["ei.games=2", "ei.keep=0.3", "ei.simulations=4", "ei.epochs=1", "run.players=[4, 4]",
+            "eval.final_games=4", "eval.baselines=[random]", "eval.reverse=[]", *sets]
+    assert main(["--game", "corruption", "--out", str(out), *(a for s in tiny for a in ("--set", s))]) == 0
+    return out
+
+
 def test_a_tiny_run_on_corruption_writes_each_iterations_policy(tmp_path, monkeypatch):
     pytest.importorskip("numba")
     from training.expert_iteration import __main__ as driver
@@ -172,12 +181,7 @@ def test_a_tiny_run_on_corruption_writes_each_iterations_policy(tmp_path, monkey
     search = driver.search_policy_targets
     monkeypatch.setattr(driver, "search_policy_targets",
                         lambda *a, **k: rollouts.append(a[4]) or search(*a, **k))
-    out = tmp_path / "run"
-    assert main(["--game", "corruption", "--out", str(out), "--set", "ei.iterations=2", "--set", "ei.games=2",
-                 "--set", "ei.keep=0.3", "--set", "ei.simulations=4", "--set", "ei.epochs=1",
-                 "--set", "ei.rollout=heuristic", "--set", "ei.members=top",
-                 "--set", "run.players=[4, 4]", "--set", "eval.final_games=4", "--set", "eval.baselines=[random]",
-                 "--set", "eval.reverse=[]"]) == 0
+    out = tiny_run(tmp_path, "ei.iterations=2", "ei.rollout=heuristic", "ei.members=top")
     report = json.loads((out / "ei.json").read_text())
     assert [r["iteration"] for r in report["iterations"]] == [1, 2]
     assert all(r["positions"] > 5 and r["heldout_positions"] > 0 for r in report["iterations"])
@@ -192,12 +196,7 @@ def test_a_tiny_run_on_corruption_writes_each_iterations_policy(tmp_path, monkey
 
 def test_each_member_of_a_mixture_is_its_own_student_and_the_weights_are_solved(tmp_path):
     pytest.importorskip("numba")
-    out = tmp_path / "run"
-    assert main(["--game", "corruption", "--out", str(out), "--set", "ei.members=each", "--set", "ei.games=2",
-                 "--set", "ei.keep=0.3", "--set", "ei.simulations=4", "--set", "ei.epochs=1",
-                 "--set", "ei.weights=solve", "--set", "psro.payoff_games=4",
-                 "--set", "run.players=[4, 4]", "--set", "eval.final_games=4", "--set", "eval.baselines=[random]",
-                 "--set", "eval.reverse=[]"]) == 0
+    out = tiny_run(tmp_path, "ei.members=each", "ei.weights=solve", "psro.payoff_games=4")
     start = read_policy_file("policies/corruption/psro.npz")
     mixture = read_policy_file(out / "policy.npz")
     report = json.loads((out / "ei.json").read_text())
