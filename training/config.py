@@ -227,6 +227,8 @@ class ExpertIteration(Section):  # python -m training.expert_iteration: search d
     # with members 'each', the new mixture's weights: the start's, uniform, or 'solve' (PSRO's meta-game
     # over the students, psro.payoff_games games an entry, solved as psro solves it)
     weights: Literal["start", "uniform", "solve"] = "start"
+    # the final policy's play temperature, written to its file (null: as its start plays)
+    temperature: Annotated[int | float | None, Field(gt=0, le=100, description="null or a number in (0, 100]")] = None
     iterations: Int(1, 20) = 1  # each: the current policy's games, its guided search's targets, a fit
     games: Int(2) = 400  # half the policy against opponents, half one opponent against copies of it
     opponent: Described(str, f"a bot: {BOTS}") = "heuristic"

@@ -148,6 +148,7 @@ def test_the_search_is_guided_by_the_student_or_by_the_start_file_as_asked(tmp_p
     ("ei.iterations=0", "ei.iterations=0 is not allowed"),
     ("ei.simulations=0", "ei.simulations=0 is not allowed"),
     ("ei.rollout=expert", "ei.rollout='expert' is not allowed"),
+    ("ei.temperature=0", "ei.temperature=0 is not allowed"),
     ("ei.opponent=nobody", "ei.opponent='nobody' is not allowed"),
     ("ei.learning_rate=0", "ei.learning_rate=0 is not allowed"),
     ("ei.target_temperature=0", "ei.target_temperature=0 is not allowed"),
@@ -181,7 +182,7 @@ def test_a_tiny_run_on_corruption_writes_each_iterations_policy(tmp_path, monkey
     search = driver.search_policy_targets
     monkeypatch.setattr(driver, "search_policy_targets",
                         lambda *a, **k: rollouts.append(a[4]) or search(*a, **k))
-    out = tiny_run(tmp_path, "ei.iterations=2", "ei.rollout=heuristic", "ei.members=top")
+    out = tiny_run(tmp_path, "ei.iterations=2", "ei.rollout=heuristic", "ei.members=top", "ei.temperature=0.5")
     report = json.loads((out / "ei.json").read_text())
     assert [r["iteration"] for r in report["iterations"]] == [1, 2]
     assert all(r["positions"] > 5 and r["heldout_positions"] > 0 for r in report["iterations"])
@@ -192,6 +193,8 @@ def test_a_tiny_run_on_corruption_writes_each_iterations_policy(tmp_path, monkey
     assert json.loads((out / "results.json").read_text())["positions"] == sum(
         r["positions"] for r in report["iterations"])
     assert rollouts and set(rollouts) == {"heuristic"}  # the search plays out as ei.rollout says
+    # the final policy plays at ei.temperature; the iterations' students as their start does
+    assert read_policy_file(out / "policy.npz").temperature == 0.5 and second.temperature == 1.0
 
 
 def test_each_member_of_a_mixture_is_its_own_student_and_the_weights_are_solved(tmp_path):

@@ -148,6 +148,8 @@ def run(config: cfg.Config, out: Path) -> tuple[NumpyPolicy, list[dict[str, Any]
         (out / "ei.json").write_text(json.dumps({**report, "weights": weights.round(4).tolist(), "table": table}, indent=1))
     else:
         policy = students(config, start_policy(config.ei.start), out, history)
+    if config.ei.temperature is not None:  # the students learnt sharpened targets: they may play sharper
+        policy.meta["temperature"] = policy.temperature = config.ei.temperature
     return policy, history, time.monotonic() - t0, time.process_time() - cpu0
 
 
