@@ -51,6 +51,13 @@ class MixturePolicy(NumpyPolicy):
         """A member's index, drawn by weight from this mixture's generator."""
         return int(self.rng.choice(len(self.members), p=self.weights))
 
+    def single(self, j: int) -> NumpyPolicy:
+        """Member `j` as a single-actor policy of its own (its own generator), playing as this mixture
+        plays; it saves as a single-actor file, without the mixture's keys."""
+        layers, head = self.members[j]
+        meta = {k: v for k, v in self.meta.items() if k not in ("mixture", "pruned", "format_version")}
+        return NumpyPolicy(layers, head, self.activation, meta, prior=self.prior, prior_weight=self.prior_weight)
+
     def member_policies(self) -> list[NumpyPolicy]:
         """Each member as a policy that plays as this mixture does (sampling from this mixture's
         generator, with its bound prior bot): the match loop seats member `draw_member()` per game and

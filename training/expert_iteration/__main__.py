@@ -37,20 +37,12 @@ from .positions import record_positions
 SEARCH_CHUNK = 500  # positions searched between progress lines
 
 
-def member_policy(mixture: MixturePolicy, j: int) -> NumpyPolicy:
-    """Member `j` of `mixture` as a policy of its own, playing as the mixture does."""
-    layers, head = mixture.members[j]
-    meta = {k: v for k, v in mixture.meta.items() if k not in ("mixture", "pruned", "format_version")}
-    return NumpyPolicy(layers, head, mixture.activation, meta, prior=mixture.prior,
-                       prior_weight=mixture.prior_weight)
-
-
 def start_policy(path: str) -> NumpyPolicy:
     """The policy file at `path`; of a mixture, its highest-weight member as a policy of its own."""
     policy = read_policy_file(path)
     if not isinstance(policy, MixturePolicy):
         return policy
-    return member_policy(policy, int(np.argmax(policy.weights)))
+    return policy.single(int(np.argmax(policy.weights)))
 
 
 def guide_file(config: cfg.Config, current: Path) -> str | Path:
@@ -103,10 +95,17 @@ def label(it: int, member: int | None) -> str:
     return f"iteration {it}" if member is None else f"member {member}, iteration {it}"
 
 
+def write_report(config: cfg.Config, out: Path, history: list[dict[str, Any]], **extra: Any) -> None:
+    """ei.json: the run's start and options, each iteration's record so far, and `extra`."""
+    report = {"start": config.ei.start, "guide": config.ei.guide, "members": config.ei.members,
+              "iterations": history, **extra}
+    (out / "ei.json").write_text(json.dumps(report, indent=1))
+
+
 def students(config: cfg.Config, policy: NumpyPolicy, out: Path, history: list[dict[str, Any]],
-             member: int | None = None) -> NumpyPolicy:
+             member: int | None = None) -> tuple[NumpyPolicy, Path]:
     """`ei.iterations` steps from `policy`, each student saved in the run folder `out` (a member's in
-    its `member_J`) and its record added to `history` and ei.json; returns the last student."""
+    its `member_J`) and its record added to `history` and ei.json; returns the last student and its file."""
     folder = out if member is None else out / f"member_{member}"
     folder.mkdir(exist_ok=True)
     current = folder / "iteration_00.npz"
@@ -116,10 +115,8 @@ def students(config: cfg.Config, policy: NumpyPolicy, out: Path, history: list[d
         current = folder / f"iteration_{it:02d}.npz"
         policy.save(current)
         history.append(record)
-        report = {"start": config.ei.start, "guide": config.ei.guide, "members": config.ei.members,
-                  "iterations": history}
-        (out / "ei.json").write_text(json.dumps(report, indent=1))
-    return policy
+        write_report(config, out, history)
+    return policy, current
 
 
 def member_weights(config: cfg.Config, start: MixturePolicy, files: list[Path]) -> tuple[np.ndarray, list[list[float]] | None]:
@@ -136,18 +133,16 @@ def member_weights(config: cfg.Config, start: MixturePolicy, files: list[Path]) 
 
 def run(config: cfg.Config, out: Path) -> tuple[NumpyPolicy, list[dict[str, Any]], float, float]:
     """The loop in `out`; returns the last student (with `ei.members: each`, the mixture of every
-    member's last student at the start's weights), each iteration's record, wall and CPU seconds."""
+    member's last student, weighted as `ei.weights` says), each iteration's record, wall and CPU seconds."""
     t0, cpu0 = time.monotonic(), time.process_time()
     start, history = read_policy_file(config.ei.start), []
     if config.ei.members == "each" and isinstance(start, MixturePolicy):
-        last = [students(config, member_policy(start, j), out, history, j) for j in range(len(start.members))]
-        files = [out / f"member_{j}" / f"iteration_{config.ei.iterations:02d}.npz" for j in range(len(last))]
-        weights, table = member_weights(config, start, files)
-        policy: NumpyPolicy = mixture_of(last, weights)
-        report = json.loads((out / "ei.json").read_text())
-        (out / "ei.json").write_text(json.dumps({**report, "weights": weights.round(4).tolist(), "table": table}, indent=1))
+        last, files = zip(*(students(config, start.single(j), out, history, j) for j in range(len(start.members))))
+        weights, table = member_weights(config, start, list(files))
+        policy: NumpyPolicy = mixture_of(list(last), weights)
+        write_report(config, out, history, weights=weights.round(4).tolist(), table=table)
     else:
-        policy = students(config, start_policy(config.ei.start), out, history)
+        policy, _ = students(config, start_policy(config.ei.start), out, history)
     if config.ei.temperature is not None:  # the students learnt sharpened targets: they may play sharper
         policy.meta["temperature"] = policy.temperature = config.ei.temperature
     return policy, history, time.monotonic() - t0, time.process_time() - cpu0
