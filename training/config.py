@@ -65,7 +65,14 @@ def _check_mix(v: dict[str, int | float]) -> dict[str, int | float]:
     return v
 
 
+def _check_mix_with_self(v: dict[str, int | float]) -> dict[str, int | float]:
+    if _check_mix(v).get("self", 0) <= 0:
+        raise ValueError("no self")
+    return v
+
+
 Mix = dict[str, int | float]
+MIX_WITH_SELF = "a map like pool.mix whose 'self' (the current mixture) has a positive weight"
 MIX_ALLOWED = (f"a map from 'self' (past snapshots), a bot ({BOTS}) or a policy file (.npz, playing as its "
                "file says) to non-negative weights, not all zero")
 
@@ -204,19 +211,13 @@ class PSRO(Section):  # python -m training.psro (training/psro.py): the champion
     payoff_games: Int(1) = 60  # per meta-game table entry (a member vs 3 copies of another)
     temperature: Number(0, 100, lo_open=True) = 1.0  # the mixture's members sample at it
     # each best response's opponent seats: 'self' is the current mixture, beside any named bots
-    mix: Described(Mix, "a map like pool.mix whose 'self' (the current mixture) has a positive weight") = {
-        "self": 1.0}
+    mix: Described(Mix, MIX_WITH_SELF) = {"self": 1.0}
     # 'fresh': every best response starts from a random network; 'start': from psro.start's actor
     br_init: Literal["fresh", "start"] = "fresh"
 
     not_blank = field_validator("start")(_not_blank)
 
-    @field_validator("mix")
-    @classmethod
-    def _mix(cls, v: Mix) -> Mix:
-        if _check_mix(v).get("self", 0) <= 0:
-            raise ValueError("no self")
-        return v
+    check_mix = field_validator("mix")(_check_mix_with_self)
 
 
 class ExpertIteration(Section):  # python -m training.expert_iteration: search distilled into the policy
@@ -230,6 +231,11 @@ class ExpertIteration(Section):  # python -m training.expert_iteration: search d
     # the final policy's play temperature, written to its file (null: as its start plays)
     temperature: Annotated[int | float | None, Field(gt=0, le=100, description="null or a number in (0, 100]")] = None
     iterations: Int(1, 20) = 1  # each: the current policy's games, its guided search's targets, a fit
+    # then best responses to the final policy join it one by one at an equal share (PSRO with a uniform
+    # meta-strategy), each a fresh learner of answer_steps against the mixture so far (and answer_mix's bots)
+    answers: Int(0, 32) = 0
+    answer_steps: Int(1) = 150_000
+    answer_mix: Described(Mix, MIX_WITH_SELF) = {"self": 1.0}  # each answer's opponent seats, as psro.mix
     games: Int(2) = 400  # half the policy against opponents, half one opponent against copies of it
     opponent: Described(str, f"a bot: {BOTS}") = "heuristic"
     keep: Number(0, 1, lo_open=True) = 0.5  # share of the policy's decisions (with a choice) searched
@@ -244,6 +250,7 @@ class ExpertIteration(Section):  # python -m training.expert_iteration: search d
 
     not_blank = field_validator("start")(_not_blank)
     check_opponent = field_validator("opponent")(_bot)
+    check_answer_mix = field_validator("answer_mix")(_check_mix_with_self)
 
 
 class RLlib(Section):  # --backend rllib (training/rllib/backend.py); ppo, pool, run and eval keys apply as well

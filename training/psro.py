@@ -29,7 +29,7 @@ import torch
 
 from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.evaluation import evaluate
-from corruption_envs.policy import NumpyPolicy, mixture_of, read_policy_file
+from corruption_envs.policy import MixturePolicy, NumpyPolicy, mixture_of, read_policy_file
 
 from . import config as cfg
 from .ppo.exploiter import train_best_response
@@ -93,6 +93,33 @@ def start_file(config: cfg.Config, out: Path) -> Path:
     model, venv, pool = selfplay.start(config, folder, None)
     selfplay.train(config, folder, model, venv, pool, progress=False)
     return folder / "policy.npz"
+
+
+def join_best_responses(config: cfg.Config, policy: NumpyPolicy, count: int, steps: int, mix: dict[str, float],
+                        out: Path) -> tuple[MixturePolicy, list[dict[str, Any]]]:
+    """PSRO with a uniform meta-strategy from `policy` (a mixture's members, or one actor): `count` times
+    a best response (a fresh learner on the config's `ppo`, `steps` steps, as `benchmarks.exploit` trains
+    its probe) is trained against seats drawn by `mix` ('self': the current mixture, as in psro.mix) and
+    joins the mixture at an equal share, playing as its members play. Each is saved in `out`
+    (answer_KK.npz, beside the mixture it answered, answered_KK.npz); returns the last mixture and each
+    best response's timing."""
+    mixture = policy if isinstance(policy, MixturePolicy) else mixture_of([policy], [1.0])
+    members = [mixture.single(j) for j in range(len(mixture.members))]
+    meta, weights, history = dict(members[0].meta), list(mixture.weights), []
+    for k in range(1, count + 1):
+        field = out / f"answered_{k:02d}.npz"
+        mixture.save(field)
+        br_config = config.updated({"run.timesteps": steps, "run.seed": config.run.seed + 500 + k})
+        br, timing = train_best_response(br_config, read_policy_file(field), meta, mix)
+        br.meta["temperature"] = br.temperature = mixture.temperature
+        br.save(out / f"answer_{k:02d}.npz")
+        members.append(read_policy_file(out / f"answer_{k:02d}.npz"))
+        weights = [w * (len(weights) / (len(weights) + 1)) for w in weights] + [1 / (len(weights) + 1)]
+        mixture = mixture_of(members, np.array(weights), meta)
+        history.append({"answer": k, **timing})
+        print(f"answer {k}: a best response of {timing['learner_steps']:,} steps joins the mixture "
+              f"({timing['train_cpu_seconds']:.0f} CPU s)", flush=True)
+    return mixture, history
 
 
 def run(config: cfg.Config, out: Path, commit: str, resume: bool = False) -> dict[str, Any]:

@@ -153,6 +153,9 @@ def test_the_search_is_guided_by_the_student_or_by_the_start_file_as_asked(tmp_p
     ("ei.learning_rate=0", "ei.learning_rate=0 is not allowed"),
     ("ei.target_temperature=0", "ei.target_temperature=0 is not allowed"),
     ("ei.guide=champion", "ei.guide='champion' is not allowed"),
+    ("ei.answers=-1", "ei.answers=-1 is not allowed"),
+    ("ei.answer_steps=0", "ei.answer_steps=0 is not allowed"),
+    ("ei.answer_mix={expert: 1.0}", "ei.answer_mix={'expert': 1.0} is not allowed"),
 ])
 def test_bad_ei_keys_are_one_line(setting, says):
     with pytest.raises(ConfigError, match=says):
@@ -220,3 +223,30 @@ def test_the_students_weights_are_the_starts_or_uniform_as_asked(weights):
     got, table = member_weights(load("corruption", sets=[f"ei.weights={weights}"]), start, ["a", "b", "c", "d"])
     assert table is None
     assert np.allclose(got, start.weights if weights == "start" else np.full(4, 0.25))
+
+
+def test_best_responses_join_the_final_policy_one_by_one_at_equal_shares(tmp_path, monkeypatch):
+    """ei.answers: each best response is trained against the mixture so far (answered_KK.npz holds K
+    members) beside ei.answer_mix's bots, and joins it; the final mixture weighs the student and both
+    answers alike and plays at ei.temperature."""
+    pytest.importorskip("numba")
+    from training import psro
+
+    mixes = []
+    train = psro.train_best_response
+    monkeypatch.setattr(psro, "train_best_response", lambda *a: mixes.append(a[3]) or train(*a))
+    out = tiny_run(tmp_path, "ei.members=top", "ei.answers=2", "ei.answer_steps=128", "run.n_envs=16",
+                   "ppo.n_steps=8", "ppo.batch_size=64", "ei.temperature=0.5", "ei.answer_mix={self: 0.5, random: 0.5}")
+    mixture = read_policy_file(out / "policy.npz")
+    student = read_policy_file(out / "iteration_01.npz")
+    answers = [read_policy_file(out / f"answer_0{k}.npz") for k in (1, 2)]
+    assert [len(read_policy_file(out / f"answered_0{k}.npz").members) for k in (1, 2)] == [1, 2]
+    assert np.allclose(mixture.weights, [1 / 3] * 3) and mixture.temperature == 0.5
+    for (layers, head), member in zip(mixture.members, [student, *answers]):
+        assert np.array_equal(head[0], member.head[0])
+    assert not np.array_equal(answers[0].head[0], answers[1].head[0])  # two learners, two seeds
+    assert all(a.temperature == 0.5 and a.prior == "expert" for a in answers)
+    report = json.loads((out / "ei.json").read_text())
+    assert [a["answer"] for a in report["answers"]] == [1, 2]
+    assert all(a["learner_steps"] >= 128 for a in report["answers"])
+    assert mixes == [{"self": 0.5, "random": 0.5}] * 2

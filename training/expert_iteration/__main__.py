@@ -8,9 +8,11 @@ a share `ei.keep` of its decisions searched by ISMCTS (`ei.simulations` per posi
 `ei.rollout`, `corruption_envs.search.search_policy_targets`) guided by `ei.guide` (the current policy,
 or the `ei.start` file as it is: a mixture whole), and a student started as the current policy fitted to
 the search's visit shares (sharpened by `ei.target_temperature`, `distill.py`). The student is the next
-current policy. The run folder holds each iteration's policy (`iteration_KK.npz`, 00 the start;
-`member_J/iteration_KK.npz` per member), `ei.json` (each iteration's positions, times and held-out fit)
-and the final table.
+current policy. With `ei.answers`, best responses to the result then join it one by one at equal
+shares (`training.psro.join_best_responses`). The run folder holds each iteration's policy
+(`iteration_KK.npz`, 00 the start; `member_J/iteration_KK.npz` per member), each answer
+(`answer_KK.npz`), `ei.json` (each iteration's positions, times and held-out fit; each answer's
+training time) and the final table.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from corruption_envs.search import search_policy_targets
 
 from .. import config as cfg
 from ..network.export import export_policy
-from ..psro import entry_seed, meta_strategy, rule_options, win_share
+from ..psro import entry_seed, join_best_responses, meta_strategy, rule_options, win_share
 from ..run_folder import RunFolder, driver_parser, new_run_path
 from .distill import fit_soft, sharpened, student_network
 from .positions import record_positions
@@ -133,18 +135,23 @@ def member_weights(config: cfg.Config, start: MixturePolicy, files: list[Path]) 
 
 def run(config: cfg.Config, out: Path) -> tuple[NumpyPolicy, list[dict[str, Any]], float, float]:
     """The loop in `out`; returns the last student (with `ei.members: each`, the mixture of every
-    member's last student, weighted as `ei.weights` says), each iteration's record, wall and CPU seconds."""
-    t0, cpu0 = time.monotonic(), time.process_time()
-    start, history = read_policy_file(config.ei.start), []
-    if config.ei.members == "each" and isinstance(start, MixturePolicy):
+    member's last student, weighted as `ei.weights` says; with `ei.answers`, joined by that many best
+    responses), each iteration's record, wall and CPU seconds."""
+    t0, cpu0, ei = time.monotonic(), time.process_time(), config.ei
+    start, history, extra = read_policy_file(ei.start), [], {}
+    if ei.members == "each" and isinstance(start, MixturePolicy):
         last, files = zip(*(students(config, start.single(j), out, history, j) for j in range(len(start.members))))
         weights, table = member_weights(config, start, list(files))
         policy: NumpyPolicy = mixture_of(list(last), weights)
-        write_report(config, out, history, weights=weights.round(4).tolist(), table=table)
+        extra = {"weights": weights.round(4).tolist(), "table": table}
+        write_report(config, out, history, **extra)
     else:
-        policy, _ = students(config, start_policy(config.ei.start), out, history)
-    if config.ei.temperature is not None:  # the students learnt sharpened targets: they may play sharper
-        policy.meta["temperature"] = policy.temperature = config.ei.temperature
+        policy, _ = students(config, start_policy(ei.start), out, history)
+    if ei.temperature is not None:  # the students learnt sharpened targets: they may play sharper
+        policy.meta["temperature"] = policy.temperature = ei.temperature
+    if ei.answers:  # what a fresh learner finds against the policy becomes part of it
+        policy, extra["answers"] = join_best_responses(config, policy, ei.answers, ei.answer_steps, ei.answer_mix, out)
+        write_report(config, out, history, **extra)
     return policy, history, time.monotonic() - t0, time.process_time() - cpu0
 
 
