@@ -165,6 +165,12 @@ def _bot(v: str) -> str:
     return v
 
 
+def _bot_or_policy_file(v: str) -> str:
+    if not (is_bot_name(v) or _is_policy_file_name(v)):
+        raise ValueError("not a bot or a policy file")
+    return v
+
+
 class Imitation(Section):  # warm start: copy a bot (the teacher) before self-play (training/ppo/imitation.py)
     games: Int(0) = 0  # teacher games to learn from; 0 = start from a random network
     teacher: Described(str, f"a bot: {BOTS}") = "heuristic"
@@ -237,7 +243,8 @@ class ExpertIteration(Section):  # python -m training.expert_iteration: search d
     answer_steps: Int(1) = 150_000
     answer_mix: Described(Mix, MIX_WITH_SELF) = {"self": 1.0}  # each answer's opponent seats, as psro.mix
     games: Int(2) = 400  # half the policy against opponents, half one opponent against copies of it
-    opponent: Described(str, f"a bot: {BOTS}") = "heuristic"
+    # a bot, or a policy file playing as its file says (a best response, so that the search meets its play)
+    opponent: Described(str, f"a bot ({BOTS}) or a policy file (.npz)") = "heuristic"
     keep: Number(0, 1, lo_open=True) = 0.5  # share of the policy's decisions (with a choice) searched
     simulations: Int(1) = 100  # the search's budget per position
     rollout: Literal["random", "heuristic"] = "random"  # how the search plays each simulation out
@@ -249,7 +256,7 @@ class ExpertIteration(Section):  # python -m training.expert_iteration: search d
     learning_rate: Number(0, 1, lo_open=True) = 1e-4
 
     not_blank = field_validator("start")(_not_blank)
-    check_opponent = field_validator("opponent")(_bot)
+    check_opponent = field_validator("opponent")(_bot_or_policy_file)
     check_answer_mix = field_validator("answer_mix")(_check_mix_with_self)
 
 
@@ -484,8 +491,8 @@ def validate(config: Config) -> Config:
 
 def check_bots(config: Config) -> None:
     """Every bot the config names (opponents, baselines, the teacher) exists for its game."""
-    named = [(f"{where} key {k!r}", k) for where, mix in (("pool.mix", config.pool.mix), ("psro.mix", config.psro.mix))
-             for k in mix if k != "self"]
+    mixes = (("pool.mix", config.pool.mix), ("psro.mix", config.psro.mix), ("ei.answer_mix", config.ei.answer_mix))
+    named = [(f"{where} key {k!r}", k) for where, mix in mixes for k in mix if k != "self"]
     named += [(f"eval.baselines entry {b!r}", b) for b in config.eval.baselines]
     named.append((f"imitation.teacher={config.imitation.teacher!r}", config.imitation.teacher))
     named.append((f"ei.opponent={config.ei.opponent!r}", config.ei.opponent))

@@ -128,6 +128,26 @@ def test_positions_are_the_acting_policy_seats_decisions_copied(tmp_path):
         record_positions(env, path, "heuristic", games=3, keep=0.0, seed=4)
 
 
+def test_a_policy_file_opponent_plays_the_other_seats(tmp_path, monkeypatch):
+    """ei.opponent may be a policy file (a best response): it plays every seat the policy does not, and
+    the positions stay the policy's own; a file of another game is refused in one line."""
+    env = corruption_envs.env("toy", num_players=3)
+    u = env.unwrapped
+    path = random_policy(u.observation_layout.size, u.num_actions, prior="heuristic", meta=TOY_META).save(
+        tmp_path / "toy.npz")
+    other = random_policy(u.observation_layout.size, u.num_actions, seed=7, meta=TOY_META).save(tmp_path / "o.npz")
+    from training.expert_iteration import positions
+
+    built = []
+    monkeypatch.setattr(positions, "make_agent", lambda spec, *a, **k: built.append(spec) or make_agent(spec, *a, **k))
+    pos = record_positions(env, path, str(other), games=20, keep=0.7, seed=4)
+    assert len(pos) > 10 and all(policy_seats(int(g), 3)[int(s)] for g, s in zip(pos.games, pos.seats))
+    assert built.count(str(other)) == 3  # a copy of the opponent file for every seat it may take
+    assert load("corruption", sets=["ei.opponent=policies/corruption/selfplay.npz"]).ei.opponent.endswith(".npz")
+    with pytest.raises(ConfigError, match="ei.opponent='policies/corruptia/champion.npz' is not allowed"):
+        load("corruption", sets=["ei.opponent=policies/corruptia/champion.npz"])
+
+
 def test_a_mixture_starts_from_its_highest_weight_member():
     champion = read_policy_file("policies/corruption/psro.npz")
     start = start_policy("policies/corruption/psro.npz")
