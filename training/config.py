@@ -47,9 +47,10 @@ def Described(kind: Any, allowed: str) -> Any:  # noqa: N802
     return Annotated[kind, Field(description=allowed)]
 
 
-def _is_policy_file_name(v: Any) -> bool:
-    """The path of an exported policy file (read pickle-free; whether it loads is `check_bots`' to say)."""
-    return isinstance(v, str) and v.endswith(".npz")
+def _names_an_agent(v: Any) -> bool:
+    """A bot's name or the path of an exported policy file (read pickle-free; whether it loads is
+    `check_bots`' to say)."""
+    return is_bot_name(v) or (isinstance(v, str) and v.endswith(".npz"))
 
 
 def _not_blank(v: str | None) -> str | None:
@@ -59,7 +60,7 @@ def _not_blank(v: str | None) -> str | None:
 
 
 def _check_mix(v: dict[str, int | float]) -> dict[str, int | float]:
-    if not (all(k == "self" or is_bot_name(k) or _is_policy_file_name(k) for k in v)
+    if not (all(k == "self" or _names_an_agent(k) for k in v)
             and all(x >= 0 for x in v.values()) and sum(v.values()) > 0):
         raise ValueError("not a mix")
     return v
@@ -166,7 +167,7 @@ def _bot(v: str) -> str:
 
 
 def _bot_or_policy_file(v: str) -> str:
-    if not (is_bot_name(v) or _is_policy_file_name(v)):
+    if not _names_an_agent(v):
         raise ValueError("not a bot or a policy file")
     return v
 
@@ -204,7 +205,7 @@ class Eval(Section):
     @field_validator("baselines")
     @classmethod
     def _baselines(cls, v: list[str]) -> list[str]:
-        if not v or not all(is_bot_name(b) or _is_policy_file_name(b) for b in v):
+        if not v or not all(_names_an_agent(b) for b in v):
             raise ValueError("not baselines")
         return v
 

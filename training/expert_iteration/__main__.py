@@ -3,11 +3,11 @@
 From `ei.start` (a policy file; of a mixture, its highest-weight member, or with `ei.members: each`
 every member as a student of its own, weighted as `ei.weights` says, each member's prior weight held so
 that the members still share one), each of `ei.iterations`: `ei.games` games of the current policy
-(`positions.py`: half against `ei.opponent` bots, half one opponent against copies) at `eval.num_players`,
-a share `ei.keep` of its decisions searched by ISMCTS (`ei.simulations` per position, played out by
-`ei.rollout`, `corruption_envs.search.search_policy_targets`) guided by `ei.guide` (the current policy,
-or the `ei.start` file as it is: a mixture whole), and a student started as the current policy fitted to
-the search's visit shares (sharpened by `ei.target_temperature`, `distill.py`). The student is the next
+(`positions.py`: half against `ei.opponent`, a bot or a policy file, half one opponent against copies) at
+`eval.num_players`, a share `ei.keep` of its decisions searched by ISMCTS (`ei.simulations` per position,
+played out by `ei.rollout`, `corruption_envs.search.search_policy_targets`) guided by `ei.guide` (the
+current policy, or the `ei.start` file as it is: a mixture whole), and a student started as the current
+policy fitted to the search's visit shares (sharpened by `ei.target_temperature`, `distill.py`). The student is the next
 current policy. With `ei.answers`, best responses to the result then join it one by one at equal
 shares (`training.psro.join_best_responses`). The run folder holds each iteration's policy
 (`iteration_KK.npz`, 00 the start; `member_J/iteration_KK.npz` per member), each answer
