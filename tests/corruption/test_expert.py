@@ -33,7 +33,7 @@ def play(num_players, seed, kinds):
 
 def test_the_spec_builds_it_and_other_games_are_told_which_game_has_one():
     assert type(make_agent("expert", corruption_envs.env("corruption"), seed=0)) is ExpertAgent
-    with pytest.raises(ValueError, match="game 'corruptia' has no expert bot \\(only corruption has\\)"):
+    with pytest.raises(ValueError, match="game 'corruptia' has no expert bot \\(corruption and construction have one\\)"):
         make_agent("expert", corruption_envs.env("corruptia"))
 
 

@@ -1,0 +1,45 @@
+"""The expert Construction bot: the heuristic's guide with the expert's numbers, legal at every count
+and clearly stronger than the heuristic both ways (its figures: results/construction-expert-bot.json)."""
+import numpy as np
+
+import corruption_envs
+from corruption_envs import get_game
+from corruption_envs.bots import make_agent
+from corruption_envs.construction import ExpertAgent, HeuristicAgent
+from corruption_envs.construction.heuristic import EXPERT, HEURISTIC
+from corruption_envs.evaluation import evaluate
+
+GAME = get_game("construction")
+
+
+def test_the_spec_builds_it():
+    assert type(make_agent("expert", corruption_envs.env("construction"), seed=0)) is ExpertAgent
+
+
+def test_it_differs_from_the_heuristic_only_in_its_numbers():
+    assert ExpertAgent.style == EXPERT and HeuristicAgent.style == HEURISTIC
+    assert EXPERT != HEURISTIC and EXPERT._fields == HEURISTIC._fields
+
+
+def test_fuzz_every_move_is_legal_and_every_game_ends():
+    rng = np.random.default_rng(0)
+    for g in range(60):
+        n = int(rng.integers(3, 8))
+        env = corruption_envs.env("construction", num_players=n)
+        env.reset(seed=g)
+        kinds = ["expert"] * n if g % 2 else list(rng.choice(["expert", "heuristic", "random"], n))
+        bots = [make_agent(kind, env, seed=g * 10 + i) for i, kind in enumerate(kinds)]
+        while not all(env.terminations.values()):
+            seen = env.observe(env.agent_selection)
+            action = bots[env.possible_agents.index(env.agent_selection)].act(seen["observation"], seen["action_mask"])
+            assert seen["action_mask"][action] == 1, (g, env.agent_selection, action)
+            env.step(action)
+        assert sum(env.infos[a]["rank"] for a in env.possible_agents) == n * (n + 1) / 2  # every seat ranked
+
+
+def test_it_beats_the_heuristic_both_ways():
+    ahead = evaluate(ExpertAgent(corruption_envs.env("construction", num_players=4)), GAME, "heuristic", 300, 4, seed=5)
+    assert ahead.interval[0] > 0.25, f"the expert won {ahead.wins}/{ahead.games} against 3 heuristic bots"
+    alone = evaluate(ExpertAgent(corruption_envs.env("construction", num_players=4)), GAME, "heuristic", 300, 4, seed=5,
+                     reverse=True)
+    assert alone.interval[1] < 0.25, f"one heuristic won {alone.wins}/{alone.games} against 3 experts"
