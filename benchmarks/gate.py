@@ -62,7 +62,8 @@ from .tournament import GameRecord, Job, agent_problem, default_players, play_jo
 
 REPO = Path(__file__).resolve().parent.parent
 GATE_SEED = 20261130  # fixed: the gate plays the same deals on every run
-# The game's strongest bot, which its champion must beat at every player count it claims
+# The bot each champion must beat at every player count it claims: the game's strongest, but in
+# Construction the heuristic, since its champion builds on the expert (and is level with it)
 BEST_BOTS = {"corruption": "expert"}
 DEFAULT_BEST_BOT = "heuristic"
 # Weaker bots, checked at the game's default player count only (far below the best bot, and cheap)
@@ -74,11 +75,9 @@ DEFAULT_DEALS = 60
 # Checks that fail on the committed champions and that the maintainers accept for now: (game, player
 # count, bot) -> why. Such a check prints KNOWN SHORT and does not fail the run; the check itself is
 # unchanged, so deleting an entry makes it fail again.
-_LEVEL = "level with its heuristic, as docs/results.md shows at every count"
 KNOWN_SHORT: dict[tuple[str, int, str], str] = {
-    ("construction", 4, "heuristic"): _LEVEL,
-    ("construction", 6, "heuristic"): _LEVEL,
-    ("construction", 7, "heuristic"): _LEVEL + "; below chance at 7p",
+    ("construction", 3, "heuristic"): "ahead of the heuristic at 3p, not yet by enough: 0.287 [0.249, 0.328] "
+                                      "over 500 games (docs/results.md)",
 }
 # The candidate test's field per game. The Corruption champions beat heuristic seats almost always
 # (0.77-0.99), so that field calls them level; the expert bot's field tells them apart

@@ -85,6 +85,9 @@ def _probe_seeds(game: str) -> tuple[Source, ...]:
     if game == "corruption":  # a record a seed; the champion samples
         return tuple(_source(f"exploit-corruption-champion-seed{s}.json", "vs 3 sampling copies (a bot: its own play)",
                              {"policy": policy, "probe seed": s}) for s in range(4))
+    if game == "construction":  # a record a seed; the champion plays greedy
+        return tuple(_source(f"exploit-construction-champion-seed{s}.json", "vs 3 greedy copies",
+                             {"policy": policy, "probe seed": s}) for s in range(4))
     return (_source("exploit-champions.json", "vs 3 greedy copies", {"policy": policy, "probe seed": 0}),
             *(_source(f"exploit-{game}-champion-seed{s}.json", "vs 3 greedy copies",
                       {"policy": policy, "probe seed": s}) for s in range(1, 4)))
