@@ -79,14 +79,15 @@ def _champion(game: str) -> str:
     return f"policies/{game}/champion.npz"
 
 
+# games whose probes have a record a seed, and the column of the champion's own play (Corruption's samples)
+PROBE_RECORD_A_SEED = {"corruption": "vs 3 sampling copies (a bot: its own play)", "construction": "vs 3 greedy copies"}
+
+
 def _probe_seeds(game: str) -> tuple[Source, ...]:
     """The best-response probes at seeds 0-3, read in the column of the champion's own play."""
     policy = _champion(game)
-    if game == "corruption":  # a record a seed; the champion samples
-        return tuple(_source(f"exploit-corruption-champion-seed{s}.json", "vs 3 sampling copies (a bot: its own play)",
-                             {"policy": policy, "probe seed": s}) for s in range(4))
-    if game == "construction":  # a record a seed; the champion plays greedy
-        return tuple(_source(f"exploit-construction-champion-seed{s}.json", "vs 3 greedy copies",
+    if game in PROBE_RECORD_A_SEED:
+        return tuple(_source(f"exploit-{game}-champion-seed{s}.json", PROBE_RECORD_A_SEED[game],
                              {"policy": policy, "probe seed": s}) for s in range(4))
     return (_source("exploit-champions.json", "vs 3 greedy copies", {"policy": policy, "probe seed": 0}),
             *(_source(f"exploit-{game}-champion-seed{s}.json", "vs 3 greedy copies",
