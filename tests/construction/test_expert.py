@@ -8,6 +8,7 @@ from corruption_envs.bots import make_agent
 from corruption_envs.construction import ExpertAgent, HeuristicAgent
 from corruption_envs.construction.heuristic import EXPERT, HEURISTIC
 from corruption_envs.evaluation import evaluate
+from tests.test_contract import leak_points
 
 GAME = get_game("construction")
 
@@ -35,6 +36,44 @@ def test_fuzz_every_move_is_legal_and_every_game_ends():
             assert seen["action_mask"][action] == 1, (g, env.agent_selection, action)
             env.step(action)
         assert sum(env.infos[a]["rank"] for a in env.possible_agents) == n * (n + 1) / 2  # every seat ranked
+
+
+def disagreements(bot_class) -> tuple[int, int, int]:
+    """(decisions, states changed by the resample, decisions that changed with it) of `bot_class` at
+    seeded positions and their resamples, which redraw everything the acting seat cannot see."""
+    decisions = changed = differ = 0
+    for k, env in enumerate(leak_points("construction", games=6, every=5)):
+        if np.count_nonzero(env.action_mask()) < 2:
+            continue
+        agent = env.agent_selection
+        twin = env.resample_hidden(agent, seed=k)
+        changed += not np.array_equal(twin.state(), env.state())
+        seen, twin_seen = env.observe(agent), twin.observe(agent)
+        differ += (bot_class(env, seed=k).act(seen["observation"], seen["action_mask"])
+                   != bot_class(twin, seed=k).act(twin_seen["observation"], twin_seen["action_mask"]))
+        decisions += 1
+    return decisions, changed, differ
+
+
+class PeekingExpert(ExpertAgent):
+    """A bad bot for the check below: it picks by the true state, hidden parts included."""
+
+    def __init__(self, env, seed=None):
+        super().__init__(env, seed)
+        self.env = env
+
+    def act(self, observation, action_mask):
+        legal = np.flatnonzero(action_mask)
+        return int(legal[int(np.asarray(self.env.state()).sum()) % len(legal)])
+
+
+def test_it_decides_alike_from_states_the_seat_cannot_tell_apart():
+    decisions, changed, differ = disagreements(ExpertAgent)
+    assert decisions > 20 and changed > 0 and differ == 0
+
+
+def test_the_check_catches_a_bot_that_reads_the_hidden_state():
+    assert disagreements(PeekingExpert)[2] > 0
 
 
 def test_it_beats_the_heuristic_both_ways():
