@@ -1,5 +1,5 @@
 """The expert Construction bot: the heuristic's guide with the expert's numbers, legal at every count
-and clearly stronger than the heuristic both ways (its figures: results/construction-expert-bot.json)."""
+and clearly stronger than the heuristic both ways (its figures: docs/results.md, the ablation tables)."""
 import numpy as np
 
 import corruption_envs
@@ -8,6 +8,9 @@ from corruption_envs.bots import make_agent
 from corruption_envs.construction import ExpertAgent, HeuristicAgent
 from corruption_envs.construction.heuristic import EXPERT, HEURISTIC
 from corruption_envs.evaluation import evaluate
+from corruption_envs.construction import codec
+from corruption_envs.construction.tables import NUM_TURNS, SPIC_N_SPAN
+from tests.construction.helpers import contracts_of, fresh, give_cards, to_investigation
 from tests.test_contract import leak_points
 
 GAME = get_game("construction")
@@ -20,6 +23,33 @@ def test_the_spec_builds_it():
 def test_it_differs_from_the_heuristic_only_in_its_numbers():
     assert ExpertAgent.style == EXPERT and HeuristicAgent.style == HEURISTIC
     assert EXPERT != HEURISTIC and EXPERT._fields == HEURISTIC._fields
+
+
+def expert_move(rules, s) -> int:
+    bot = ExpertAgent(corruption_envs.env("construction", num_players=s.n))
+    return bot.act(rules.observe(s, s.actor), rules.legal_mask(s).astype(np.int8))
+
+
+def test_in_the_last_year_it_keeps_its_contract_and_completes_an_opponents():
+    rules, s = fresh(4)
+    me, other = s.actor, (s.actor + 1) % 4
+    mine, theirs = contracts_of(s, me)[0], contracts_of(s, other)[0]
+    s.workers[mine][me] = s.workers[theirs][other] = 2  # one more worker completes either
+    s.turn = NUM_TURNS - 2
+    assert expert_move(rules, s) == codec.PLACE + mine  # sheds its Corruption before another investigation
+    s.turn = NUM_TURNS - 1
+    assert expert_move(rules, s) == codec.PLACE + theirs  # the final pay is the owner's only if kept
+
+
+def test_it_keeps_spic_n_span_for_a_contract_with_3_corruption():
+    rules, s = fresh(4)
+    give_cards(s, 0, SPIC_N_SPAN)
+    to_investigation(rules, s)
+    assert s.actor == 0  # the only seat with a card
+    mine = contracts_of(s, 0)[0]
+    for corruption, move in ((1, codec.PASS), (2, codec.PASS), (3, codec.SPIC_N_SPAN + mine)):
+        s.corruption[mine] = corruption
+        assert expert_move(rules, s) == move, corruption
 
 
 def test_fuzz_every_move_is_legal_and_every_game_ends():
