@@ -63,7 +63,8 @@ from .tournament import GameRecord, Job, agent_problem, default_players, play_jo
 REPO = Path(__file__).resolve().parent.parent
 GATE_SEED = 20261130  # fixed: the gate plays the same deals on every run
 # The bot each champion must beat at every player count it claims: the game's strongest, but in
-# Construction the heuristic, since its champion builds on the expert (and is level with it)
+# Construction and Corruptia the heuristic their targets name, since their champions build on their
+# experts (and are level with them)
 BEST_BOTS = {"corruption": "expert"}
 DEFAULT_BEST_BOT = "heuristic"
 # Weaker bots, checked at the game's default player count only (far below the best bot, and cheap)

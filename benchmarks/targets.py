@@ -79,19 +79,15 @@ def _champion(game: str) -> str:
     return f"policies/{game}/champion.npz"
 
 
-# games whose probes have a record a seed, and the column of the champion's own play (Corruption's samples)
-PROBE_RECORD_A_SEED = {"corruption": "vs 3 sampling copies (a bot: its own play)", "construction": "vs 3 greedy copies"}
+# the column of each champion's own play in its probe records, one a seed (Corruption's champion samples)
+PROBE_COLUMN = {"corruption": "vs 3 sampling copies (a bot: its own play)", "construction": "vs 3 greedy copies",
+                "corruptia": "vs 3 greedy copies"}
 
 
 def _probe_seeds(game: str) -> tuple[Source, ...]:
     """The best-response probes at seeds 0-3, read in the column of the champion's own play."""
-    policy = _champion(game)
-    if game in PROBE_RECORD_A_SEED:
-        return tuple(_source(f"exploit-{game}-champion-seed{s}.json", PROBE_RECORD_A_SEED[game],
-                             {"policy": policy, "probe seed": s}) for s in range(4))
-    return (_source("exploit-champions.json", "vs 3 greedy copies", {"policy": policy, "probe seed": 0}),
-            *(_source(f"exploit-{game}-champion-seed{s}.json", "vs 3 greedy copies",
-                      {"policy": policy, "probe seed": s}) for s in range(1, 4)))
+    return tuple(_source(f"exploit-{game}-champion-seed{s}.json", PROBE_COLUMN[game],
+                         {"policy": _champion(game), "probe seed": s}) for s in range(4))
 
 
 def _game_targets(game: str) -> list[Target]:

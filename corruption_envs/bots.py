@@ -10,7 +10,7 @@ from .policy import load_policy
 from .core.game import game_of
 from .search import is_search_spec, search_agent
 
-SPECS = ("'random', 'heuristic', 'expert' (Corruption, Construction), 'ismcts[:BUDGET[:ROLLOUT]][@POLICY_FILE]', "
+SPECS = ("'random', 'heuristic', 'expert', 'ismcts[:BUDGET[:ROLLOUT]][@POLICY_FILE]', "
          "'pimc[:BUDGET[:ROLLOUT]]' (BUDGET: simulations, or seconds such as 1s) or the path of an exported "
          "policy file (.npz)")
 

@@ -1,5 +1,5 @@
 """The bots the games name: 'random' (every game), and each game's own ('heuristic' in every shipped game,
-'expert' in Corruption and Construction), declared in its `Game.bots`.
+'expert' in every shipped game), declared in its `Game.bots`.
 
 Below the bot specs (`bots.py`), the policy files (a policy's prior is one of these bots) and the searches
 (a playout policy is one), so each of them builds a named bot without importing the others.
@@ -25,5 +25,6 @@ def named_bot(name: str, game: Game, env: GameEnv, seed: int | None = None) -> A
     if name == "heuristic":
         raise ValueError(f"game {game.name!r} has no heuristic bot; use 'random' or a policy file")
     have = [g.name for g in GAMES.values() if name in g.bots]
-    raise ValueError(f"game {game.name!r} has no {name} bot ({' and '.join(have)} {'has' if len(have) == 1 else 'have'} one); "
+    games = " and ".join(have) if len(have) < 3 else f"{', '.join(have[:-1])} and {have[-1]}"
+    raise ValueError(f"game {game.name!r} has no {name} bot ({games} {'has' if len(have) == 1 else 'have'} one); "
                      "use 'heuristic', a search bot or a policy file")

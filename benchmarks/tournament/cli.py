@@ -24,7 +24,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--players", nargs="+", default=None,
                    help="player counts, or 'all' for the game's whole range (default: the game's default)")
     p.add_argument("--agents", nargs="+", required=True,
-                   help="random | heuristic | expert (Corruption, Construction) | ismcts[:N[:ROLLOUT]][@POLICY] | pimc[:N[:ROLLOUT]] | "
+                   help="random | heuristic | expert | ismcts[:N[:ROLLOUT]][@POLICY] | pimc[:N[:ROLLOUT]] | "
                         "policy path | module:attr")
     p.add_argument("--games", type=int, default=200, help="games per player count (rounded up to whole deals)")
     p.add_argument("--seed", type=int, default=0)

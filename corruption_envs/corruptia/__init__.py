@@ -5,7 +5,7 @@ from typing import Any
 
 from ..core.game import Game
 from .env import CorruptiaRules, env, parallel_env, raw_env
-from .heuristic import HeuristicAgent
+from .heuristic import ExpertAgent, HeuristicAgent
 from .invariants import check_invariants
 
 
@@ -21,9 +21,9 @@ GAME = Game(
     about="Corruptia (Muñoz & Casals, 2018), 3-5 players: propose bills, staff them, blackmail, vote",
     raw_env=raw_env,
     env=env,
-    bots={"heuristic": HeuristicAgent},
+    bots={"heuristic": HeuristicAgent, "expert": ExpertAgent},
     engine=load_engine,
     invariants=check_invariants,
 )
 
-__all__ = ["GAME", "CorruptiaRules", "HeuristicAgent", "env", "parallel_env", "raw_env"]
+__all__ = ["GAME", "CorruptiaRules", "ExpertAgent", "HeuristicAgent", "env", "parallel_env", "raw_env"]

@@ -18,7 +18,7 @@ from corruption_envs.policy import NumpyPolicy, check_compatible, read_policy_fi
 
 POLICIES = Path(__file__).resolve().parents[2] / "policies"
 PLAYER_COUNTS = {"corruption": (3, 5, 7), "corruptia": (3, 4, 5), "construction": (3, 5, 7)}
-NAMED = {"corruption": ("random", "heuristic", "expert"), "corruptia": ("random", "heuristic"),
+NAMED = {"corruption": ("random", "heuristic", "expert"), "corruptia": ("random", "heuristic", "expert"),
          "construction": ("random", "heuristic", "expert")}
 MIN_ROWS = 600  # seeded games are played until at least this many decisions are seen
 # uneven batches: one row, a few, a block, the rest
@@ -118,7 +118,7 @@ def test_a_bot_of_any_count_decides_mixed_counts_as_each_count_bot(game, bot):
 
 # each compiled rule bot and the modules holding its kernels
 COMPILED_BOTS = {("corruption", "heuristic"): (heuristic,), ("corruption", "expert"): (heuristic, expert),
-                 ("corruptia", "heuristic"): (corruptia_heuristic,),
+                 ("corruptia", "heuristic"): (corruptia_heuristic,), ("corruptia", "expert"): (corruptia_heuristic,),
                  ("construction", "heuristic"): (construction_heuristic,),
                  ("construction", "expert"): (construction_heuristic,)}
 

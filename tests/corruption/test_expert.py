@@ -31,10 +31,10 @@ def play(num_players, seed, kinds):
     return actions, [env.infos[a]["rank"] for a in env.possible_agents]
 
 
-def test_the_spec_builds_it_and_other_games_are_told_which_game_has_one():
+def test_the_spec_builds_it_and_other_games_are_told_which_game_has_one(toy_game):
     assert type(make_agent("expert", corruption_envs.env("corruption"), seed=0)) is ExpertAgent
-    with pytest.raises(ValueError, match="game 'corruptia' has no expert bot \\(corruption and construction have one\\)"):
-        make_agent("expert", corruption_envs.env("corruptia"))
+    with pytest.raises(ValueError, match=f"game '{toy_game}' has no expert bot \\(corruption, corruptia and construction have one\\)"):
+        make_agent("expert", corruption_envs.env(toy_game))
 
 
 def test_fuzz_every_move_is_legal_and_every_game_ends():

@@ -49,7 +49,7 @@ def test_a_resolved_config_round_trips_through_its_yaml(tmp_path):
     ("ppo.activation=gelu", r"ppo.activation='gelu'.*one of \['tanh', 'relu'\]"),
     ("run.players=[1, 9]", r"run.players=\[1, 9\] is not allowed; toy takes 2 to 4 players"),
     ("pool.mix.bogus=1", r"pool.mix=.*is not allowed.*'self' \(past snapshots\), a bot \('random', 'heuristic', 'expert'.* or a policy file"),
-    ("pool.mix.expert=1", r"pool.mix key 'expert' is not allowed: game 'toy' has no expert bot \(corruption and construction have"),
+    ("pool.mix.expert=1", r"pool.mix key 'expert' is not allowed: game 'toy' has no expert bot \(corruption, corruptia and construction have"),
     ("pool.mix.ismcts:0=1", r"pool.mix key 'ismcts:0' is not allowed: .*simulations '0' must be a whole number >= 1"),
     ("eval.baselines=[random, expert]", r"eval.baselines entry 'expert' is not allowed: game 'toy' has no expert"),
     ("imitation.teacher=champion", r"imitation.teacher='champion' is not allowed; imitation.teacher must be a bot"),
