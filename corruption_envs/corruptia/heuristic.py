@@ -15,10 +15,12 @@ Strategy, as a guide would put it:
 - With no bill you can staff, throw away the card of your weakest department.
 
 The 'expert' bot plays the same guide with its `Style` changed (`EXPERT`): its vote weighs its hand's
-stake in a bill a fifth as much, so the People's favour, blackmail and offers decide it; and it stays
-absent, swapping its weakest card for the discard zone's strongest, when the swap gains more than the
-token it costs by a margin. Found by trying one number at a time against three heuristic bots, it wins
-about 0.76 of 4-player games against them (docs/results.md).
+stake in a bill a fifth as much, so the People's favour, blackmail and offers decide it; it stays absent,
+swapping its weakest card for the discard zone's strongest, when the swap gains more than the token it
+costs by a margin; it weighs each department by its cards of it less half an average opponent's expected
+holding; and it offers one Crony a turn for its vote when a bill matters 15 points to it. Found by trying
+one rule at a time against three heuristic bots, it wins about 0.79 of 4-player games against them
+(docs/results.md).
 """
 from __future__ import annotations
 
@@ -28,21 +30,23 @@ import numpy as np
 
 from ..core.agents import Agent, first_legal, legal_counts, scaled_back
 from ..core.jit import njit
-from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, PASS_ACTION, VOTE0, WORKER0
-from .observer import PLAYER_FEATURES, TOKENS_SCALE
+from .codec import BLACKMAIL, CELL0, CRONY_WORKER, KEEP_HAND, MAX_PLAYERS, OFFER, PASS_ACTION, VOTE0, WORKER0
+from .observer import MAX_HAND, PLAYER_FEATURES, TOKENS_SCALE
 from .slots import (
     COL_MIN, COL_SPAN, CRONIES_SCALE, MAX_SLOTS, OFFICIALS_SCALE, ROW_MIN, ROW_SPAN, S_COL, S_CRONIES, S_DEPT,
     S_INTERVIEW, S_OFFICIALS, S_PRESENT, S_PROPOSED, S_ROW, SLOT_FEATURES,
 )
-from .state import ABSENT, BILL, CELL, DISCARD, NEGOTIATE, NO, NUM_PHASES, SWAP_GIVE, SWAP_TAKE, VOTE, WORKER, YES
+from .state import ABSENT, BILL, CELL, CRONY, DISCARD, NEGOTIATE, NO, NUM_PHASES, SWAP_GIVE, SWAP_TAKE, VOTE, WORKER, YES
 from .tables import (
-    CRONY_POINTS, DEPT, NUM_CARDS, NUM_DEPTS, REVOLUTION, TOKEN_POINTS, WORKERS_PER_BILL,
+    CARDS_PER_DEPT, CRONY_POINTS, DEPT, NUM_CARDS, NUM_DEPTS, REVOLUTION, TOKEN_POINTS, WORKERS_PER_BILL,
 )
 
 P = MAX_PLAYERS
 DEPT_INDEX = np.array(DEPT)  # card -> its department
 # (offset, demand) -> the blackmail action, as an array the kernels index (offset 0, me, reaches nobody)
 BLACKMAIL_ACTION = np.array([[BLACKMAIL.get((k, demand), -1) for demand in (YES, NO)] for k in range(P)])
+# offset -> the action offering that player a Crony for a YES / a NO (offset 0 reaches nobody)
+CRONY_OFFER_ACTION = np.array([[OFFER.get((k, CRONY, vote), -1) for vote in (YES, NO)] for k in range(P)])
 BLACKMAIL_STAKE = 3  # points at stake before a blackmail card is worth spending
 PROPOSED_CRONIES = 14  # in the proposal piece: the Cronies proposed / 3
 
@@ -52,12 +56,15 @@ class Style(NamedTuple):
 
     vote_weight: float  # my hand's stake in a vote's value: my vote decides the outcome only sometimes
     absent_margin: float  # points a swap must gain beyond the token absence costs (inf: never absent)
+    opponent_weight: float  # a department's weight: my cards of it minus this times an opponent's expected
+    offer_stake: float  # points at stake for which I offer one Crony for my vote, once a turn (inf: never)
 
 
-HEURISTIC = Style(vote_weight=0.5, absent_margin=np.inf)
+HEURISTIC = Style(vote_weight=0.5, absent_margin=np.inf, opponent_weight=0.0, offer_stake=np.inf)
 # a card scores its department's value at the end, so a swap from the discard zone can be worth several
-# tokens; the People's favour is sure points where one vote rarely decides a bill
-EXPERT = Style(vote_weight=0.1, absent_margin=10.0)
+# tokens; the People's favour is sure points where one vote rarely decides a bill; a bill that raises
+# my rivals' cards as much as mine gains me nothing; a Crony (5 points) can buy a bill worth three times it
+EXPERT = Style(vote_weight=0.1, absent_margin=10.0, opponent_weight=0.5, offer_stake=15.0)
 
 
 class Pieces(NamedTuple):
@@ -74,6 +81,7 @@ class Pieces(NamedTuple):
     proposal: int
     department_values: int
     bills: int
+    known_hands: int
 
 
 class Table(NamedTuple):
@@ -267,20 +275,45 @@ def decide_rows(observations: np.ndarray, masks: np.ndarray, counts: np.ndarray,
 def _decide(obs: np.ndarray, mask: np.ndarray, phase: int, noise: np.ndarray, pick: int, at: Pieces,
             cell_lookup: np.ndarray, neighbours: np.ndarray, index: np.ndarray, n: int, style: Style) -> int:
     counts = hand_counts(obs, at)
-    if phase == NEGOTIATE:
-        return negotiate(stake(read_table(obs, at, cell_lookup), counts, neighbours, index), obs, at, mask, n)
-    if phase == VOTE:
-        return vote(stake(read_table(obs, at, cell_lookup), counts, neighbours, index), obs, at, mask, style)
     legal = np.flatnonzero(mask)
     if phase == BILL:
         return choose_bill(legal, counts, noise)
-    if phase == CELL:
-        return choose_cell(read_table(obs, at, cell_lookup), legal, counts, noise, neighbours, index)
-    if phase == WORKER:
-        return choose_worker(read_table(obs, at, cell_lookup), legal, counts, noise, neighbours, index)
     if phase == SWAP_GIVE or phase == SWAP_TAKE or phase == DISCARD:
         return swap_card(phase, obs, at, legal, counts, noise)
-    return legal[pick]
+    if phase != NEGOTIATE and phase != VOTE and phase != CELL and phase != WORKER:
+        return legal[pick]
+    table = read_table(obs, at, cell_lookup)
+    weights = counts.astype(np.float64)  # what a point of each department's value is worth to me
+    if style.opponent_weight > 0:
+        weights -= style.opponent_weight * average_opponent(obs, at, table, counts, n)
+    if phase == NEGOTIATE:
+        return negotiate(stake(table, weights, neighbours, index), obs, at, mask, n, style)
+    if phase == VOTE:
+        return vote(stake(table, weights, neighbours, index), obs, at, mask, style)
+    if phase == CELL:
+        return choose_cell(table, legal, weights, noise, neighbours, index)
+    return choose_worker(table, legal, weights, noise, neighbours, index)
+
+
+@njit
+def average_opponent(obs: np.ndarray, at: Pieces, table: Table, counts: np.ndarray, n: int) -> np.ndarray:
+    """Per department, the cards an average opponent holds as my seat can tell: those seen taken from the
+    discard zone, and of the cards unseen (not in my hand, the zone or on the table) a share by the
+    opponents' hand sizes."""
+    seen, known = counts.astype(np.float64), np.zeros(NUM_DEPTS)
+    for card in range(NUM_CARDS):
+        seen[DEPT_INDEX[card]] += obs[at.discard_zone + card] != 0
+        for k in range(P - 1):
+            known[DEPT_INDEX[card]] += obs[at.known_hands + k * NUM_CARDS + card] != 0
+    for slot in range(MAX_SLOTS):
+        if table.cells[slot] >= 0:  # a bill on the table or proposed
+            seen[table.depts[slot]] += 1
+    held = 0.0
+    for k in range(1, n):
+        held += obs[at.players + k * PLAYER_FEATURES + 3] * MAX_HAND  # hand size / MAX_HAND
+    unseen = np.maximum(CARDS_PER_DEPT - seen - known, 0.0)
+    share = min(1.0, max(0.0, held - known.sum()) / unseen.sum()) if unseen.sum() > 0 else 0.0
+    return (known + unseen * share) / (n - 1)
 
 
 @njit
@@ -317,7 +350,7 @@ def choose_worker(table: Table, legal: np.ndarray, counts: np.ndarray, noise: np
     official = workers != CRONY_WORKER
     after = values_without_official(table.cells, table.on, table.depts, table.staff, neighbours, index,
                                     neighbours[table.proposed, workers[official]])
-    cost = np.full(legal.size, CRONY_POINTS)
+    cost = np.full(legal.size, float(CRONY_POINTS))
     cost[official] = -gains(counts, values_now(table, neighbours, index), after)
     return legal[np.argmin(cost + noise * 1e-3)]
 
@@ -334,8 +367,9 @@ def stake(table: Table, counts: np.ndarray, neighbours: np.ndarray, index: np.nd
 
 
 @njit
-def negotiate(stake: float, obs: np.ndarray, at: Pieces, mask: np.ndarray, n: int) -> int:
-    """Blackmail the opponent with the most tokens into my vote, when enough is at stake."""
+def negotiate(stake: float, obs: np.ndarray, at: Pieces, mask: np.ndarray, n: int, style: Style) -> int:
+    """Blackmail the opponent with the most tokens into my vote, when enough is at stake; failing that, and
+    with more at stake, offer the first opponent I may a Crony for it, once a turn."""
     if abs(stake) < BLACKMAIL_STAKE:
         return PASS_ACTION
     want = YES if stake > 0 else NO
@@ -350,7 +384,19 @@ def negotiate(stake: float, obs: np.ndarray, at: Pieces, mask: np.ndarray, n: in
             score = score + np.float32(10) if want == NO else np.float32(0)
         if score > best_score:
             best, best_score = a, score
-    return best
+    if best != PASS_ACTION or abs(stake) < style.offer_stake or offered_this_turn(obs, at):
+        return best
+    for k in range(1, n):
+        a = CRONY_OFFER_ACTION[k, want]
+        if not (k == proposer and want == YES) and mask[a]:
+            return a
+    return PASS_ACTION
+
+
+@njit
+def offered_this_turn(obs: np.ndarray, at: Pieces) -> bool:
+    """Whether I made an offer this turn (offers_now [sender, receiver, item, vote], me first)."""
+    return obs[at.offers_now:at.offers_now + P * 2 * 2].any()
 
 
 @njit

@@ -1,11 +1,15 @@
 """The expert Corruptia bot's own rules: it stays absent for a swap worth more than the token and its
-margin. Its spec, legal play, no-peeking and strength checks: tests/core/test_expert_bots.py."""
+margin; it offers a Crony for its vote once a turn when enough is at stake; it weighs a department by its
+cards less the average opponent's expected holding. Its spec, legal play, no-peeking and strength
+checks: tests/core/test_expert_bots.py."""
 import numpy as np
 
 import corruption_envs
 from corruption_envs.corruptia import ExpertAgent, HeuristicAgent
-from corruption_envs.corruptia.codec import VOTE0
-from corruption_envs.corruptia.state import ABSENT, VOTE
+from corruption_envs.corruptia.codec import BLACKMAIL, OFFER, PASS_ACTION, VOTE0
+from corruption_envs.corruptia.heuristic import average_opponent, hand_counts, read_table
+from corruption_envs.corruptia.observer import MAX_HAND, PLAYER_FEATURES
+from corruption_envs.corruptia.state import ABSENT, CRONY, NEGOTIATE, VOTE, YES
 from corruption_envs.corruptia.tables import DEPT, NUM_CARDS
 from tests.corruptia.helpers import game, pass_all, propose
 
@@ -40,3 +44,39 @@ def test_it_is_absent_when_the_swap_gains_more_than_the_token_and_its_margin():
     assert expert.act(obs, mask) != VOTE0 + ABSENT
     obs, mask = a_vote(zone_value=30, tokens=0)  # only a seat with a token may be absent
     assert not mask[VOTE0 + ABSENT] and expert.act(obs, mask) != VOTE0 + ABSENT
+
+
+def a_negotiation(my_cards_of_the_bill: bool):
+    """The proposer's first negotiating move, its hand holding every other card of the bill's department
+    or not (a large stake in the bill or a small one)."""
+    rules, s = game(4, seed=3)
+    propose(rules, s)
+    assert s.phase == NEGOTIATE and s.actor == s.proposer
+    lay = rules.observation_layout
+    obs, mask = rules.observe(s, s.actor), rules.legal_mask(s)
+    assert not mask[BLACKMAIL[1, YES]]  # nobody holds a token yet: no blackmail comes first
+    if my_cards_of_the_bill:
+        obs[lay["my_hand"]][[c for c in range(NUM_CARDS) if DEPT[c] == DEPT[s.bill] and c != s.bill]] = 1
+    return obs, mask, lay
+
+
+def test_it_offers_a_crony_for_its_vote_once_a_turn_when_enough_is_at_stake():
+    env = corruption_envs.env("corruptia", num_players=4)
+    expert, heuristic = ExpertAgent(env, seed=0), HeuristicAgent(env, seed=0)
+    obs, mask, lay = a_negotiation(my_cards_of_the_bill=True)
+    assert expert.act(obs, mask) == OFFER[1, CRONY, YES]  # to the next seat: the proposer votes YES itself
+    assert heuristic.act(obs, mask) == PASS_ACTION
+    obs[lay["offers_now"]][0] = 1  # an offer of mine this turn already
+    assert expert.act(obs, mask) == PASS_ACTION
+    obs, mask, _ = a_negotiation(my_cards_of_the_bill=False)
+    assert expert.act(obs, mask) == PASS_ACTION
+
+
+def test_the_average_opponent_holds_the_opponents_mean_hand_spread_over_the_unseen_cards():
+    env = corruption_envs.env("corruptia", num_players=4)
+    expert = ExpertAgent(env, seed=0)
+    obs, _, lay = a_negotiation(my_cards_of_the_bill=False)
+    sizes = obs[lay["players"]].reshape(-1, PLAYER_FEATURES)[1:4, 3] * MAX_HAND
+    table = read_table(obs, expert.at, expert.cell_lookup)
+    average = average_opponent(obs, expert.at, table, hand_counts(obs, expert.at), 4)
+    assert np.isclose(average.sum(), sizes.mean()) and (average >= 0).all()
