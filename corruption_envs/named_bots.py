@@ -25,6 +25,6 @@ def named_bot(name: str, game: Game, env: GameEnv, seed: int | None = None) -> A
     if name == "heuristic":
         raise ValueError(f"game {game.name!r} has no heuristic bot; use 'random' or a policy file")
     have = [g.name for g in GAMES.values() if name in g.bots]
-    games = " and ".join(have) if len(have) < 3 else f"{', '.join(have[:-1])} and {have[-1]}"
+    games = f"{', '.join(have[:-1])} and {have[-1]}" if len(have) > 1 else have[0]
     raise ValueError(f"game {game.name!r} has no {name} bot ({games} {'has' if len(have) == 1 else 'have'} one); "
                      "use 'heuristic', a search bot or a policy file")

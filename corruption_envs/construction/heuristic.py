@@ -115,7 +115,7 @@ def decide(obs: np.ndarray, mask: np.ndarray, at: Pieces, n: int, threshold: int
     elif phase == VOTE:
         choice = vote(v, obs, at, n)
     elif phase == MAYOR:
-        choice = mayor(v, mask, n, threshold, style.heavy)
+        choice = mayor(v, mask, n, threshold, style)
     elif phase == CARDS:
         choice = cards(v, mask, n, style)
     elif phase == PAY:
@@ -203,7 +203,7 @@ def vote(v: Board, obs: np.ndarray, at: Pieces, n: int) -> int:
 
 
 @njit
-def mayor(v: Board, mask: np.ndarray, n: int, threshold: int, heavy: int) -> int:
+def mayor(v: Board, mask: np.ndarray, n: int, threshold: int, style: Style) -> int:
     if mask[codec.BIG_PAPA]:
         return codec.BIG_PAPA
     top = leader(v.seats, n)
@@ -211,7 +211,7 @@ def mayor(v: Board, mask: np.ndarray, n: int, threshold: int, heavy: int) -> int
         # shield my light contracts that are about to be completed (the fullest, the first of ties)
         shield = -1
         for c in np.flatnonzero(v.on):
-            if (v.owner[c] == 0 and not v.festival[c] and v.corruption[c] < heavy and v.crew[c] >= threshold
+            if (v.owner[c] == 0 and not v.festival[c] and v.corruption[c] < style.heavy and v.crew[c] >= threshold
                     and (shield < 0 or v.crew[c] > v.crew[shield])):
                 shield = c
         if shield >= 0:
@@ -223,7 +223,7 @@ def mayor(v: Board, mask: np.ndarray, n: int, threshold: int, heavy: int) -> int
         for c in np.flatnonzero(v.on):
             if v.festival[c] or v.crew[c] >= threshold:
                 continue
-            if v.owner[c] == 0 and v.corruption[c] >= heavy:
+            if v.owner[c] == 0 and v.corruption[c] >= style.heavy:
                 rank, crew = 3, -v.crew[c]
             elif v.owner[c] == top:
                 rank, crew = 2, v.crew[c]

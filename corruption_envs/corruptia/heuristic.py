@@ -49,6 +49,7 @@ BLACKMAIL_ACTION = np.array([[BLACKMAIL.get((k, demand), -1) for demand in (YES,
 CRONY_OFFER_ACTION = np.array([[OFFER.get((k, CRONY, vote), -1) for vote in (YES, NO)] for k in range(P)])
 BLACKMAIL_STAKE = 3  # points at stake before a blackmail card is worth spending
 PROPOSED_CRONIES = 14  # in the proposal piece: the Cronies proposed / 3
+TOKENS, HAND_SIZE = 1, 3  # in a player's features (observer.py): tokens / TOKENS_SCALE, hand size / MAX_HAND
 
 
 class Style(NamedTuple):
@@ -310,7 +311,7 @@ def average_opponent(obs: np.ndarray, at: Pieces, table: Table, counts: np.ndarr
             seen[table.depts[slot]] += 1
     held = 0.0
     for k in range(1, n):
-        held += obs[at.players + k * PLAYER_FEATURES + 3] * MAX_HAND  # hand size / MAX_HAND
+        held += obs[at.players + k * PLAYER_FEATURES + HAND_SIZE] * MAX_HAND
     unseen = np.maximum(CARDS_PER_DEPT - seen - known, 0.0)
     share = min(1.0, max(0.0, held - known.sum()) / unseen.sum()) if unseen.sum() > 0 else 0.0
     return (known + unseen * share) / (n - 1)
@@ -379,7 +380,7 @@ def negotiate(stake: float, obs: np.ndarray, at: Pieces, mask: np.ndarray, n: in
         a = BLACKMAIL_ACTION[k, want]
         if not mask[a]:
             continue
-        score = obs[at.players + k * PLAYER_FEATURES + 1] * np.float32(TOKENS_SCALE) + np.float32(1)
+        score = obs[at.players + k * PLAYER_FEATURES + TOKENS] * np.float32(TOKENS_SCALE) + np.float32(1)
         if k == proposer:  # the proposer votes YES anyway
             score = score + np.float32(10) if want == NO else np.float32(0)
         if score > best_score:
@@ -439,9 +440,9 @@ def vote_values(stake: float, obs: np.ndarray, at: Pieces, weight: float) -> tup
 @njit
 def swap_gain(obs: np.ndarray, at: Pieces) -> float:
     """Points at today's department values from swapping my weakest card for the zone's strongest."""
-    weakest, strongest = np.inf, -np.inf
+    values, weakest, strongest = department_values(obs, at), np.inf, -np.inf
     for card in range(NUM_CARDS):
-        value = scaled_back(obs[at.department_values + DEPT_INDEX[card]], 200)
+        value = values[DEPT_INDEX[card]]
         if obs[at.my_hand + card] != 0:
             weakest = min(weakest, value)
         if obs[at.discard_zone + card] != 0:
@@ -450,13 +451,20 @@ def swap_gain(obs: np.ndarray, at: Pieces) -> float:
 
 
 @njit
+def department_values(obs: np.ndarray, at: Pieces) -> np.ndarray:
+    """The department values the observation shows."""
+    values = np.empty(NUM_DEPTS, np.int64)
+    for d in range(NUM_DEPTS):
+        values[d] = scaled_back(obs[at.department_values + d], 200)
+    return values
+
+
+@njit
 def swap_card(phase: int, obs: np.ndarray, at: Pieces, legal: np.ndarray, counts: np.ndarray,
               noise: np.ndarray) -> int:
     """Take the strongest card / give up the weakest one (keep my hand when the zone offers nothing
     stronger)."""
-    values = np.empty(NUM_DEPTS, np.int64)
-    for d in range(NUM_DEPTS):
-        values[d] = scaled_back(obs[at.department_values + d], 200)
+    values = department_values(obs, at)
     cards = legal[legal < CELL0]
     depts = DEPT_INDEX[cards]
     worth = values[depts] * 4 + counts[depts] + noise
