@@ -1,6 +1,7 @@
 """The expert Corruptia bot's own rules: it stays absent for a swap worth more than the token and its
 margin; it offers a Crony for its vote once a turn when enough is at stake; it weighs a department by its
-cards less the average opponent's expected holding. Its spec, legal play, no-peeking and strength
+cards less the average opponent's expected holding; it proposes the bill that gains it most less what the
+card is worth in its hand. Its spec, legal play, no-peeking and strength
 checks: tests/core/test_expert_bots.py."""
 import numpy as np
 
@@ -9,7 +10,7 @@ from corruption_envs.corruptia import ExpertAgent, HeuristicAgent
 from corruption_envs.corruptia.codec import BLACKMAIL, OFFER, PASS_ACTION, VOTE0
 from corruption_envs.corruptia.heuristic import average_opponent, hand_counts, read_table
 from corruption_envs.corruptia.observer import MAX_HAND, PLAYER_FEATURES
-from corruption_envs.corruptia.state import ABSENT, CRONY, NEGOTIATE, VOTE, YES
+from corruption_envs.corruptia.state import ABSENT, BILL, CRONY, NEGOTIATE, VOTE, YES
 from corruption_envs.corruptia.tables import DEPT, NUM_CARDS
 from tests.corruptia.helpers import game, pass_all, propose
 
@@ -80,3 +81,27 @@ def test_the_average_opponent_holds_the_opponents_mean_hand_spread_over_the_unse
     table = read_table(obs, expert.at, expert.cell_lookup)
     average = average_opponent(obs, expert.at, table, hand_counts(obs, expert.at), 4)
     assert np.isclose(average.sum(), sizes.mean()) and (average >= 0).all()
+
+
+def a_proposal(worth: dict[int, int]):
+    """The proposer's choice of a bill from a hand of departments 1, 1, 2, 3 and 4, the departments worth
+    `worth` points today (the others 0)."""
+    rules, s = game(4, seed=3)
+    assert s.phase == BILL
+    lay = rules.observation_layout
+    obs, mask = rules.observe(s, s.actor), rules.legal_mask(s)
+    assert sorted(DEPT[c] for c in np.flatnonzero(mask)) == [1, 1, 2, 3, 4]
+    obs[lay["department_values"]] = 0
+    for dept, points in worth.items():
+        obs[lay["department_values"]][dept] = points / 200
+    return obs, mask
+
+
+def test_it_keeps_the_cards_of_a_department_worth_much_and_proposes_a_cheap_one():
+    env = corruption_envs.env("corruptia", num_players=4)
+    expert, heuristic = ExpertAgent(env, seed=0), HeuristicAgent(env, seed=0)
+    obs, mask = a_proposal({1: 100})  # the department it holds most of is worth much: keep its cards
+    assert DEPT[expert.act(obs, mask)] != 1
+    assert DEPT[heuristic.act(obs, mask)] == 1  # the heuristic proposes the department it holds most of
+    obs, mask = a_proposal({2: 100, 3: 100, 4: 100})  # now department 1's cards are the cheap ones
+    assert DEPT[expert.act(obs, mask)] == 1
