@@ -15,8 +15,6 @@ import argparse
 import sys
 from collections import Counter
 
-import numpy as np
-
 import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.core.rewards import win_shares

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from analysis import construction_economy as eco
+from corruption_envs.construction.codec import ACTIONS
 from corruption_envs.construction.tables import NUM_TURNS, keys_value
 
 GAMES = 12
@@ -22,6 +23,35 @@ def test_every_score_is_income_minus_payments_plus_gifts_plus_keys(random_games)
     assert (gifts != 0).any() and (paid > 0).any() and (keys > 0).any()
     per_game = rows.reshape(GAMES, 4, len(eco.SEAT_FIGURES))
     assert (per_game[:, :, 3].sum(axis=1) == 0).all()  # a gift leaves one seat and reaches another
+
+
+class Always:
+    def __init__(self, action):
+        self.action = action
+
+    def act(self, observation, action_mask):
+        return self.action
+
+
+@pytest.mark.parametrize("block, fields, kind", [
+    ("place", {"contract": 3}, "placed"), ("gift", {"amount": 1, "seat": 2}, "gave"),
+    ("vote", {"seat": 0}, "vote_self"), ("vote", {"seat": 2}, "vote_other"), ("outsider", {}, "vote_outsider"),
+    ("pass", {}, None), ("city", {"contract": 1}, None),
+])
+def test_each_decision_is_counted_under_its_kind(block, fields, kind):
+    counted = eco.Counted(Always(ACTIONS.encode(block, **fields)))
+    counted.act(None, None)
+    assert counted.counts == {name: int(name == kind) for name in eco.DECISIONS}
+
+
+def test_every_seat_votes_at_most_once_a_turn_and_random_bots_make_every_decision(random_games):
+    decisions = np.array(random_games.decisions)
+    votes = decisions[:, [eco.DECISIONS.index(k) for k in ("vote_self", "vote_other", "vote_outsider")]]
+    assert (votes.sum(axis=1) <= NUM_TURNS).all()
+    assert (decisions > 0).any(axis=0).all()
+    text = eco.report(random_games, ["random"])
+    m = random_games.means("random")
+    assert f"| random | {m['placed']:.2f} | {m['gave']:.2f} | {m['vote_self']:.2f} / " in text
 
 
 def test_each_turn_elects_a_mayor_or_investigates(random_games):
