@@ -72,6 +72,12 @@ def _check_mix_with_self(v: dict[str, int | float]) -> dict[str, int | float]:
     return v
 
 
+def _check_players(v: list[int] | None) -> list[int] | None:
+    if v is not None and not (len(v) == 2 and 1 <= v[0] <= v[1]):
+        raise ValueError("not a range")
+    return v
+
+
 Mix = dict[str, int | float]
 MIX_WITH_SELF = "a map like pool.mix whose 'self' (the current mixture) has a positive weight"
 MIX_ALLOWED = (f"a map from 'self' (past snapshots), a bot ({BOTS}) or a policy file (.npz, playing as its "
@@ -95,12 +101,7 @@ class Run(Section):
     checkpoint_every: Int(1) = 100_000
     time_limit_minutes: Described(int | float, "a number of minutes >= 0 (0 = no limit)") = 0
 
-    @field_validator("players")
-    @classmethod
-    def _players(cls, v: list[int] | None) -> list[int] | None:
-        if v is not None and not (len(v) == 2 and 1 <= v[0] <= v[1]):
-            raise ValueError("not a range")
-        return v
+    check_players = field_validator("players")(_check_players)
 
     @field_validator("time_limit_minutes")
     @classmethod
@@ -227,6 +228,20 @@ class PSRO(Section):  # python -m training.psro (training/psro.py): the champion
     check_mix = field_validator("mix")(_check_mix_with_self)
 
 
+class AnswerGroup(Section):  # an entry of ei.answers
+    count: Int(1, 32)  # fresh learners, one after another, each against the policy and the group's answers so far
+    steps: Int(1) = 150_000  # each learner's steps, on the config's ppo (as benchmarks.exploit trains its probe)
+    mix: Described(Mix, MIX_WITH_SELF) = {"self": 1.0}  # each learner's opponent seats, as psro.mix
+    players: Described(list[int] | None, "[min, max] player counts (null: run.players)") = None
+
+    check_mix = field_validator("mix")(_check_mix_with_self)
+    check_players = field_validator("players")(_check_players)
+
+
+ANSWER_GROUPS = ("a list of answer groups, each a map with count (1-32) and optionally steps, mix (as psro.mix, "
+                 "with 'self') and players ([min, max]), e.g. [{count: 3, mix: {self: 0.8, expert: 0.2}}]")
+
+
 class ExpertIteration(Section):  # python -m training.expert_iteration: search distilled into the policy
     start: Described(str | None, "the path of a policy file (of a mixture: as ei.members says)") = None
     # of a mixture start: 'top' fits its highest-weight member as the one student; 'each' fits every
@@ -238,11 +253,9 @@ class ExpertIteration(Section):  # python -m training.expert_iteration: search d
     # the final policy's play temperature, written to its file (null: as its start plays)
     temperature: Annotated[int | float | None, Field(gt=0, le=100, description="null or a number in (0, 100]")] = None
     iterations: Int(1, 20) = 1  # each: the current policy's games, its guided search's targets, a fit
-    # then best responses to the final policy join it one by one at an equal share (PSRO with a uniform
-    # meta-strategy), each a fresh learner of answer_steps against the mixture so far (and answer_mix's bots)
-    answers: Int(0, 32) = 0
-    answer_steps: Int(1) = 150_000
-    answer_mix: Described(Mix, MIX_WITH_SELF) = {"self": 1.0}  # each answer's opponent seats, as psro.mix
+    # then groups of best responses to the final policy join it, every one at an equal share (PSRO with a
+    # uniform meta-strategy); each group answers the policy and its own earlier answers
+    answers: Described(list[AnswerGroup], ANSWER_GROUPS) = []
     games: Int(2) = 400  # half the policy against opponents, half one opponent against copies of it
     # a bot, or a policy file playing as its file says (a best response, so that the search meets its play)
     opponent: Described(str, f"a bot ({BOTS}) or a policy file (.npz)") = "heuristic"
@@ -258,7 +271,6 @@ class ExpertIteration(Section):  # python -m training.expert_iteration: search d
 
     not_blank = field_validator("start")(_not_blank)
     check_opponent = field_validator("opponent")(_bot_or_policy_file)
-    check_answer_mix = field_validator("answer_mix")(_check_mix_with_self)
 
 
 class RLlib(Section):  # --backend rllib (training/rllib/backend.py); ppo, pool, run and eval keys apply as well
@@ -334,6 +346,9 @@ def defaults() -> dict[str, Any]:
 
 def unknown_key(path: list[str]) -> ConfigError:
     section = path[0]
+    if len(path) == 4 and section == "ei" and path[1] == "answers":  # a key inside an answer group
+        return ConfigError(f"unknown config key {path[3]!r} in ei.answers[{path[2]}]; known keys: "
+                           f"{sorted(AnswerGroup.model_fields)}")
     if section not in TOP_LEVEL:
         return ConfigError(f"unknown config key {section!r}; known top-level keys: {list(TOP_LEVEL)}")
     return ConfigError(f"unknown config key {'.'.join(path[:2])!r}; known keys in {section!r}: "
@@ -416,6 +431,12 @@ def first_problem(error: ValidationError, data: dict[str, Any]) -> ConfigError:
         return ConfigError(f"config {loc[0]} must be a mapping, got {data.get(loc[0])!r}")
     section, key = loc[0], loc[1]
     path, value, field = f"{section}.{key}", data[section][key], SECTIONS[section].model_fields[key]
+    if (section, key) == ("ei", "answers") and len(loc) >= 4 and isinstance(value[int(loc[2])], dict):
+        group, key = value[int(loc[2])], loc[3]  # a key inside an answer group
+        path, field = f"ei.answers[{loc[2]}].{key}", AnswerGroup.model_fields[key]
+        if key not in group:
+            return ConfigError(f"config ei.answers[{loc[2]}] needs {key}: {field.description}")
+        value = group[key]
     choices = typing.get_args(field.annotation) if typing.get_origin(field.annotation) is Literal else None
     if choices:
         return ConfigError(f"config {path}={value!r} is not allowed; choose one of {list(choices)}")
@@ -431,12 +452,14 @@ def validate(config: Config) -> Config:
     if "num_players" in config.env:
         raise ConfigError("config env.num_players is not allowed; set run.players: [min, max] instead")
     rules = config.game_def.rules
-    lo, hi = config.run.players
-    if not rules.min_players <= lo <= hi <= rules.max_players:
-        raise ConfigError(
-            f"config run.players={[lo, hi]} is not allowed; {game} takes "
-            f"{rules.min_players} to {rules.max_players} players"
-        )
+    ranges = [("run.players", config.run.players)]
+    ranges += [(f"ei.answers[{i}].players", g.players) for i, g in enumerate(config.ei.answers) if g.players]
+    for where, (lo, hi) in ranges:
+        if not rules.min_players <= lo <= hi <= rules.max_players:
+            raise ConfigError(
+                f"config {where}={[lo, hi]} is not allowed; {game} takes "
+                f"{rules.min_players} to {rules.max_players} players"
+            )
     if not rules.min_players <= config.eval.num_players <= rules.max_players:
         raise ConfigError(
             f"config eval.num_players={config.eval.num_players} is not allowed; {game} takes "
@@ -492,7 +515,8 @@ def validate(config: Config) -> Config:
 
 def check_bots(config: Config) -> None:
     """Every bot the config names (opponents, baselines, the teacher) exists for its game."""
-    mixes = (("pool.mix", config.pool.mix), ("psro.mix", config.psro.mix), ("ei.answer_mix", config.ei.answer_mix))
+    mixes = (("pool.mix", config.pool.mix), ("psro.mix", config.psro.mix),
+             *((f"ei.answers[{i}].mix", group.mix) for i, group in enumerate(config.ei.answers)))
     named = [(f"{where} key {k!r}", k) for where, mix in mixes for k in mix if k != "self"]
     named += [(f"eval.baselines entry {b!r}", b) for b in config.eval.baselines]
     named.append((f"imitation.teacher={config.imitation.teacher!r}", config.imitation.teacher))

@@ -95,31 +95,42 @@ def start_file(config: cfg.Config, out: Path) -> Path:
     return folder / "policy.npz"
 
 
-def join_best_responses(config: cfg.Config, policy: NumpyPolicy, count: int, steps: int, mix: dict[str, float],
+def join_best_responses(config: cfg.Config, policy: NumpyPolicy, groups: list[cfg.AnswerGroup],
                         out: Path) -> tuple[MixturePolicy, list[dict[str, Any]]]:
-    """PSRO with a uniform meta-strategy from `policy` (a mixture's members, or one actor): `count` times
-    a best response (a fresh learner on the config's `ppo`, `steps` steps, as `benchmarks.exploit` trains
-    its probe) is trained against seats drawn by `mix` ('self': the current mixture, as in psro.mix) and
-    joins the mixture at an equal share, playing as its members play. Each is saved in `out`
-    (answer_KK.npz, beside the mixture it answered, answered_KK.npz); returns the last mixture and each
-    best response's timing."""
-    mixture = policy if isinstance(policy, MixturePolicy) else mixture_of([policy], [1.0])
-    members = [mixture.single(j) for j in range(len(mixture.members))]
-    meta, weights, history = dict(members[0].meta), list(mixture.weights), []
-    for k in range(1, count + 1):
-        field = out / f"answered_{k:02d}.npz"
-        mixture.save(field)
-        br_config = config.updated({"run.timesteps": steps, "run.seed": config.run.seed + 500 + k})
-        br, timing = train_best_response(br_config, read_policy_file(field), meta, mix)
-        br.meta["temperature"] = br.temperature = mixture.temperature
-        br.save(out / f"answer_{k:02d}.npz")
-        members.append(read_policy_file(out / f"answer_{k:02d}.npz"))
-        weights = [w * (len(weights) / (len(weights) + 1)) for w in weights] + [1 / (len(weights) + 1)]
-        mixture = mixture_of(members, np.array(weights), meta)
-        history.append({"answer": k, **timing})
-        print(f"answer {k}: a best response of {timing['learner_steps']:,} steps joins the mixture "
-              f"({timing['train_cpu_seconds']:.0f} CPU s)", flush=True)
-    return mixture, history
+    """PSRO with a uniform meta-strategy from `policy` (a mixture's members, or one actor), group by group
+    (`ei.answers`): each answer is a fresh learner on the config's `ppo` (as `benchmarks.exploit` trains
+    its probe: the group's `steps`, seed run.seed + 500 + its number in the group) in seats drawn by the
+    group's `mix` ('self': `policy` joined by the group's earlier answers, as in psro.mix), at the group's
+    `players`. Every answer joins the result at an equal share, playing as `policy`'s members play. Answer
+    K (numbered over all groups) is saved in `out` as answer_KK.npz beside the mixture it answered,
+    answered_KK.npz; returns the result and each answer's timing."""
+    start = policy if isinstance(policy, MixturePolicy) else mixture_of([policy], [1.0])
+    base = [start.single(j) for j in range(len(start.members))]
+    meta, answers, history = dict(base[0].meta), [], []
+
+    def joined(extra: list[NumpyPolicy]) -> MixturePolicy:  # `policy` and `extra`, each answer at an equal share
+        m = len(base)
+        weights = np.concatenate([start.weights * m / (m + len(extra)), np.full(len(extra), 1 / (m + len(extra)))])
+        return mixture_of(base + extra, weights, meta)
+
+    for group in groups:
+        own: list[NumpyPolicy] = []
+        for k in range(1, group.count + 1):
+            number = len(answers) + 1
+            field = out / f"answered_{number:02d}.npz"
+            joined(own).save(field)
+            changes = {"run.timesteps": group.steps, "run.seed": config.run.seed + 500 + k}
+            if group.players is not None:
+                changes["run.players"] = group.players
+            br, timing = train_best_response(config.updated(changes), read_policy_file(field), meta, group.mix)
+            br.meta["temperature"] = br.temperature = start.temperature
+            br.save(out / f"answer_{number:02d}.npz")
+            own.append(read_policy_file(out / f"answer_{number:02d}.npz"))
+            answers.append(own[-1])
+            history.append({"answer": number, **timing})
+            print(f"answer {number}: a best response of {timing['learner_steps']:,} steps joins the mixture "
+                  f"({timing['train_cpu_seconds']:.0f} CPU s)", flush=True)
+    return joined(answers), history
 
 
 def run(config: cfg.Config, out: Path, commit: str, resume: bool = False) -> dict[str, Any]:

@@ -173,9 +173,15 @@ def test_the_search_is_guided_by_the_student_or_by_the_start_file_as_asked(tmp_p
     ("ei.learning_rate=0", "ei.learning_rate=0 is not allowed"),
     ("ei.target_temperature=0", "ei.target_temperature=0 is not allowed"),
     ("ei.guide=champion", "ei.guide='champion' is not allowed"),
-    ("ei.answers=-1", "ei.answers=-1 is not allowed"),
-    ("ei.answer_steps=0", "ei.answer_steps=0 is not allowed"),
-    ("ei.answer_mix={expert: 1.0}", "ei.answer_mix={'expert': 1.0} is not allowed"),
+    ("ei.answers=3", "ei.answers=3 is not allowed; ei.answers must be a list of answer groups"),
+    ("ei.answers=[{count: 0}]", r"ei.answers\[0\].count=0 is not allowed"),
+    ("ei.answers=[{steps: 10}]", r"ei.answers\[0\] needs count"),
+    ("ei.answers=[{count: 1, steps: 0}]", r"ei.answers\[0\].steps=0 is not allowed"),
+    ("ei.answers=[{count: 1, mix: {expert: 1.0}}]", r"ei.answers\[0\].mix={'expert': 1.0} is not allowed"),
+    ("ei.answers=[{count: 1, mix: {self: 1, nobody: 1}}]", r"ei.answers\[0\].mix="),
+    ("ei.answers=[{count: 1}, {count: 1, players: [2, 4]}]", r"ei.answers\[1\].players=\[2, 4\] is not allowed; "
+                                                             "corruption takes 3 to 7"),
+    ("ei.answers=[{count: 1, size: 2}]", r"unknown config key 'size' in ei.answers\[0\]"),
 ])
 def test_bad_ei_keys_are_one_line(setting, says):
     with pytest.raises(ConfigError, match=says):
@@ -191,7 +197,7 @@ def test_a_missing_start_file_is_refused_in_one_line(tmp_path, capsys):
 def tiny_run(tmp_path, *sets):
     """A run of a few games and simulations on Corruption, with `sets` on top; its folder."""
     out = tmp_path / "run"
-    tiny = ["ei.games=2", "ei.keep=0.3", "ei.simulations=4", "ei.epochs=1", "run.players=[4, 4]",
+    tiny = ["ei.games=2", "ei.keep=0.3", "ei.simulations=4", "ei.epochs=1", "run.players=[4, 4]", "ei.answers=[]",
             "eval.final_games=4", "eval.baselines=[random]", "eval.reverse=[]", *sets]
     assert main(["--game", "corruption", "--out", str(out), *(a for s in tiny for a in ("--set", s))]) == 0
     return out
@@ -245,28 +251,32 @@ def test_the_students_weights_are_the_starts_or_uniform_as_asked(weights):
     assert np.allclose(got, start.weights if weights == "start" else np.full(4, 0.25))
 
 
-def test_best_responses_join_the_final_policy_one_by_one_at_equal_shares(tmp_path, monkeypatch):
-    """ei.answers: each best response is trained against the mixture so far (answered_KK.npz holds K
-    members) beside ei.answer_mix's bots, and joins it; the final mixture weighs the student and both
-    answers alike and plays at ei.temperature."""
+def test_groups_of_best_responses_join_the_final_policy_at_equal_shares(tmp_path, monkeypatch):
+    """ei.answers: each answer of a group is trained against the policy and the group's earlier answers
+    (answered_KK.npz) in seats drawn by the group's mix, at its players, seeded by its number in the group;
+    the final mixture weighs the student and every answer alike and plays at ei.temperature."""
     pytest.importorskip("numba")
     from training import psro
 
-    mixes = []
+    calls = []
     train = psro.train_best_response
-    monkeypatch.setattr(psro, "train_best_response", lambda *a: mixes.append(a[3]) or train(*a))
-    out = tiny_run(tmp_path, "ei.members=top", "ei.answers=2", "ei.answer_steps=128", "run.n_envs=16",
-                   "ppo.n_steps=8", "ppo.batch_size=64", "ei.temperature=0.5", "ei.answer_mix={self: 0.5, random: 0.5}")
+    monkeypatch.setattr(psro, "train_best_response", lambda *a: calls.append(a) or train(*a))
+    groups = "[{count: 2, steps: 128, mix: {self: 0.5, random: 0.5}}, {count: 1, steps: 128, players: [3, 3]}]"
+    out = tiny_run(tmp_path, "ei.members=top", f"ei.answers={groups}", "run.n_envs=16",
+                   "ppo.n_steps=8", "ppo.batch_size=64", "ei.temperature=0.5")
     mixture = read_policy_file(out / "policy.npz")
     student = read_policy_file(out / "iteration_01.npz")
-    answers = [read_policy_file(out / f"answer_0{k}.npz") for k in (1, 2)]
-    assert [len(read_policy_file(out / f"answered_0{k}.npz").members) for k in (1, 2)] == [1, 2]
-    assert np.allclose(mixture.weights, [1 / 3] * 3) and mixture.temperature == 0.5
+    answers = [read_policy_file(out / f"answer_0{k}.npz") for k in (1, 2, 3)]
+    answered = [read_policy_file(out / f"answered_0{k}.npz") for k in (1, 2, 3)]
+    assert [len(m.members) for m in answered] == [1, 2, 1]  # the second group answers the student alone
+    assert np.array_equal(answered[1].members[1][1][0], answers[0].head[0])
+    assert np.allclose(mixture.weights, [1 / 4] * 4) and mixture.temperature == 0.5
     for (layers, head), member in zip(mixture.members, [student, *answers]):
         assert np.array_equal(head[0], member.head[0])
     assert not np.array_equal(answers[0].head[0], answers[1].head[0])  # two learners, two seeds
     assert all(a.temperature == 0.5 and a.prior == "expert" for a in answers)
     report = json.loads((out / "ei.json").read_text())
-    assert [a["answer"] for a in report["answers"]] == [1, 2]
+    assert [a["answer"] for a in report["answers"]] == [1, 2, 3]
     assert all(a["learner_steps"] >= 128 for a in report["answers"])
-    assert mixes == [{"self": 0.5, "random": 0.5}] * 2
+    assert [c[3] for c in calls] == [{"self": 0.5, "random": 0.5}] * 2 + [{"self": 1.0}]
+    assert [(c[0].run.seed, c[0].run.players) for c in calls] == [(501, [4, 4]), (502, [4, 4]), (501, [3, 3])]

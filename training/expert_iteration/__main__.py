@@ -8,7 +8,7 @@ that the members still share one), each of `ei.iterations`: `ei.games` games of 
 played out by `ei.rollout`, `corruption_envs.search.search_policy_targets`) guided by `ei.guide` (the
 current policy, or the `ei.start` file as it is: a mixture whole), and a student started as the current
 policy fitted to the search's visit shares (sharpened by `ei.target_temperature`, `distill.py`). The student is the next
-current policy. With `ei.answers`, best responses to the result then join it one by one at equal
+current policy. With `ei.answers`, groups of best responses to the result then join it at equal
 shares (`training.psro.join_best_responses`). The run folder holds each iteration's policy
 (`iteration_KK.npz`, 00 the start; `member_J/iteration_KK.npz` per member), each answer
 (`answer_KK.npz`), `ei.json` (each iteration's positions, times and held-out fit; each answer's
@@ -150,7 +150,7 @@ def run(config: cfg.Config, out: Path) -> tuple[NumpyPolicy, list[dict[str, Any]
     if ei.temperature is not None:  # the students learnt sharpened targets: they may play sharper
         policy.meta["temperature"] = policy.temperature = ei.temperature
     if ei.answers:  # what a fresh learner finds against the policy becomes part of it
-        policy, extra["answers"] = join_best_responses(config, policy, ei.answers, ei.answer_steps, ei.answer_mix, out)
+        policy, extra["answers"] = join_best_responses(config, policy, ei.answers, out)
         write_report(config, out, history, **extra)
     return policy, history, time.monotonic() - t0, time.process_time() - cpu0
 
