@@ -182,6 +182,8 @@ def test_the_search_is_guided_by_the_student_or_by_the_start_file_as_asked(tmp_p
     ("ei.answers=[{count: 1}, {count: 1, players: [2, 4]}]", r"ei.answers\[1\].players=\[2, 4\] is not allowed; "
                                                              "corruption takes 3 to 7"),
     ("ei.answers=[{count: 1, size: 2}]", r"unknown config key 'size' in ei.answers\[0\]"),
+    ("ei.answers=[{count: 2}, {count: 1, players: [4, 4]}, {count: 3}]",
+     r"ei.answers\[0\] and ei.answers\[2\] are alike .* make them one group"),
 ])
 def test_bad_ei_keys_are_one_line(setting, says):
     with pytest.raises(ConfigError, match=says):
