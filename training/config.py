@@ -452,12 +452,7 @@ def validate(config: Config) -> Config:
     if "num_players" in config.env:
         raise ConfigError("config env.num_players is not allowed; set run.players: [min, max] instead")
     rules = config.game_def.rules
-    groups = [(g.steps, sorted(g.mix.items()), g.players) for g in config.ei.answers]
-    twins = [(i, j) for j in range(len(groups)) for i in range(j) if groups[i] == groups[j]]
-    if twins:  # a group seeds its k-th answer run.seed + 500 + k: alike groups would train the same learners
-        i, j = twins[0]
-        raise ConfigError(f"config ei.answers[{i}] and ei.answers[{j}] are alike (steps, mix and players): they would "
-                          f"train the same answers; make them one group with the sum of their counts")
+    check_answer_groups(config)
     ranges = [("run.players", config.run.players)]
     ranges += [(f"ei.answers[{i}].players", g.players) for i, g in enumerate(config.ei.answers) if g.players]
     for where, (lo, hi) in ranges:
@@ -517,6 +512,17 @@ def validate(config: Config) -> Config:
             f"{config.run.n_envs * ppo.n_steps}"
         )
     return config
+
+
+def check_answer_groups(config: Config) -> None:
+    """No two ei.answers groups alike: a group seeds its k-th answer run.seed + 500 + k, so alike groups
+    would train the same learners."""
+    groups = [(g.steps, sorted(g.mix.items()), g.players) for g in config.ei.answers]
+    twins = [(i, j) for j in range(len(groups)) for i in range(j) if groups[i] == groups[j]]
+    if twins:
+        i, j = twins[0]
+        raise ConfigError(f"config ei.answers[{i}] and ei.answers[{j}] are alike (steps, mix and players): they would "
+                          f"train the same answers; make them one group with the sum of their counts")
 
 
 def check_bots(config: Config) -> None:
