@@ -67,10 +67,14 @@ def seat_money(ledger: list[tuple[int, int, int, int]], n: int) -> tuple[list[in
 
 
 class Counted:
-    """An agent whose decisions of one game are counted by DECISIONS (`counts`, reset by the caller)."""
+    """An agent whose decisions of one game are counted by DECISIONS (`counts`, from `start_game`)."""
 
     def __init__(self, agent: object) -> None:
-        self.agent, self.counts = agent, dict.fromkeys(DECISIONS, 0)
+        self.agent = agent
+        self.start_game()
+
+    def start_game(self) -> None:
+        self.counts = dict.fromkeys(DECISIONS, 0)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         action = self.agent.act(observation, action_mask)
@@ -93,7 +97,7 @@ def play(agents: list[str], players: int, games: int, seed: int) -> Economy:
         seats = [(k + g) % players for k in range(players)]  # seat of lineup member k
         by_seat = {seat: k for k, seat in enumerate(seats)}
         for bot in bots:
-            bot.counts = dict.fromkeys(DECISIONS, 0)
+            bot.start_game()
         play_game(env, [bots[by_seat[seat]] for seat in range(players)], seed + g)
         state, rules = env.unwrapped.game_state, env.unwrapped.rules
         scores = rules.scores(state)
