@@ -18,7 +18,7 @@ from .guided import GuidedISMCTSAgent
 from .ismcts import ISMCTSAgent
 from .pimc import PIMCAgent
 from .base import ROLLOUTS
-from .teacher import search_policy_targets
+from .teacher import root_shares, search_policy_targets
 
 SEARCHES = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 DEFAULT_SIMULATIONS = 200
@@ -86,4 +86,4 @@ def _budget(spec: str, budget: str) -> tuple[int, float | None]:
 
 
 __all__ = ["GuidedISMCTSAgent", "ISMCTSAgent", "PIMCAgent", "SEARCHES", "can_be_guided", "is_search_spec",
-           "search_agent", "search_policy_targets"]
+           "root_shares", "search_agent", "search_policy_targets"]

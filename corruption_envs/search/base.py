@@ -172,14 +172,20 @@ class SearchAgent(Agent):
         self.seed(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.decide(observation, action_mask)[0]
+
+    def decide(self, observation: np.ndarray, action_mask: np.ndarray) -> tuple[int, Any]:
+        """The move `act` plays and the statistics of the search it was chosen from (None where only one
+        move is legal: then there is no search)."""
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError(f"{type(self).__name__} was asked to act with an all-zero action mask")
         me, truth = self.view.acting_state(observation)
         if legal.size == 1:
             self.last_iterations = 0
-            return int(legal[0])
-        return self._choose(self.search(truth, me, legal))
+            return int(legal[0]), None
+        stats = self.search(truth, me, legal)
+        return self._choose(stats), stats
 
     def search(self, truth: GameState, me: int, legal: np.ndarray) -> Any:
         """The statistics of one move's search by seat `me` (to act in `truth`, with the legal moves

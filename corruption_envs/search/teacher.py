@@ -61,10 +61,15 @@ def search_policy_targets(
         if legal.size == 1:
             visits[i, legal[0]] = 1.0
             continue
-        children = bot.search(state, int(seat), legal).children
-        for action, child in children.items():
-            visits[i, action] = child.visits
-        n = visits[i].sum()
-        values[i] = sum(child.total for child in children.values()) / n
-        visits[i] /= n
+        visits[i], values[i] = root_shares(bot.search(state, int(seat), legal), rules.num_actions)
     return visits, values
+
+
+def root_shares(root: Any, num_actions: int) -> tuple[np.ndarray, float]:
+    """(share of the root's visits each action got (num_actions,), the searching seat's mean rank points)
+    of an ISMCTS root (`ISMCTSAgent.search`, or the statistics `decide` returns)."""
+    visits = np.zeros(num_actions)
+    for action, child in root.children.items():
+        visits[action] = child.visits
+    n = visits.sum()
+    return visits / n, sum(child.total for child in root.children.values()) / n

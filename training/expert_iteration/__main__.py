@@ -30,10 +30,9 @@ from corruption_envs.policy import MixturePolicy, NumpyPolicy, load_policy, mixt
 from corruption_envs.search import search_policy_targets
 
 from .. import config as cfg
-from ..network.export import export_policy
 from ..psro import entry_seed, join_best_responses, meta_strategy, rule_options, win_share
 from ..run_folder import RunFolder, driver_parser, new_run_path
-from .distill import fit_soft, sharpened, student_network
+from .distill import distill
 from .positions import record_positions
 
 SEARCH_CHUNK = 500  # positions searched between progress lines
@@ -72,15 +71,12 @@ def iteration(config: cfg.Config, current: Path, it: int, member: int | None = N
               f"positions ({time.process_time() - cpu1:.0f} CPU s)", flush=True)
     cpu2 = time.process_time()
     start_actor = read_policy_file(current)
-    network = student_network(start_actor, ei.learning_rate)
-    targets = sharpened(np.concatenate(visits), ei.target_temperature)
-    fit = fit_soft(network, positions.observations, positions.masks, targets, positions.games,
-                   positions.prior_moves, ei.epochs, ei.batch_size, ei.learning_rate, seed,
-                   fit_prior_weight=member is None)
-    cpu3 = time.process_time()
     # the start's meta (how it plays, its game, counts and learner steps; 0 steps where it names none)
     meta = {"timesteps": 0, **start_actor.meta, "expert_iteration": it}
-    student = export_policy(network, start_actor.activation, meta, start_actor.prior)
+    student, fit = distill(start_actor, positions.observations, positions.masks, np.concatenate(visits),
+                           positions.games, positions.prior_moves, ei.target_temperature, ei.epochs,
+                           ei.batch_size, ei.learning_rate, seed, meta, fit_prior_weight=member is None)
+    cpu3 = time.process_time()
     values = np.concatenate(values)
     record = {"iteration": it, **({} if member is None else {"member": member}), "games": ei.games, "positions": len(positions),
               "search_value_mean": float(np.nanmean(values)), "play_cpu_seconds": round(cpu1 - cpu0, 1),

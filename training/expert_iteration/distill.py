@@ -16,7 +16,7 @@ import numpy as np
 
 from corruption_envs.policy import NumpyPolicy
 
-from ..network.export import ACTIVATION_MODULES
+from ..network.export import ACTIVATION_MODULES, export_policy
 from ..network.sparse_rows import SparseRows
 
 HOLDOUT = 0.1  # share of the games whose positions are held out to measure the fit
@@ -128,3 +128,15 @@ def fit_soft(network: Any, observations: SparseRows | np.ndarray, masks: np.ndar
     after = measure()
     return {"train_positions": int(len(train_rows)), "heldout_positions": int(len(test_rows)),
             **{f"heldout_{k}_before": v for k, v in before.items()}, **{f"heldout_{k}": v for k, v in after.items()}}
+
+
+def distill(start: NumpyPolicy, observations: SparseRows | np.ndarray, masks: np.ndarray, visits: np.ndarray,
+            games: np.ndarray, prior_moves: np.ndarray | None, target_temperature: float, epochs: int,
+            batch_size: int, learning_rate: float, seed: int, meta: dict[str, Any],
+            fit_prior_weight: bool = True) -> tuple[NumpyPolicy, dict[str, float]]:
+    """A policy file's actor `start` fitted to a search's visit shares (`sharpened` at `target_temperature`)
+    by `fit_soft`: (the student as a policy with `meta` and `start`'s prior, the fit's figures)."""
+    network = student_network(start, learning_rate)
+    fit = fit_soft(network, observations, masks, sharpened(visits, target_temperature), games, prior_moves,
+                   epochs, batch_size, learning_rate, seed, fit_prior_weight=fit_prior_weight)
+    return export_policy(network, start.activation, meta, start.prior), fit

@@ -1,0 +1,88 @@
+"""training.search_clone: the search seats' decisions are recorded as the bots play them, each with its
+visit shares over the legal moves; the clone fitted to them moves towards the search and plays greedy;
+bad input names the fault."""
+import numpy as np
+import pytest
+
+import corruption_envs
+from corruption_envs.policy import load_policy, read_policy_file
+from corruption_envs.search import root_shares, search_agent
+from training.search_clone import fit_clone, main, record_search_play
+
+pytest.importorskip("numba")
+pytestmark = pytest.mark.xdist_group("search_clone")
+
+CHAMPION = "policies/construction/champion.npz"
+
+
+@pytest.fixture(scope="module")
+def play():
+    env = corruption_envs.env("construction", num_players=3)
+    return env, record_search_play(env, "ismcts:12", "heuristic", games=3, seed=5)
+
+
+def test_decide_is_the_move_act_plays_with_the_search_it_came_from():
+    env = corruption_envs.env("construction", num_players=3)
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    checked = 0
+    while checked < 4:
+        view = env.observe(env.agent_selection)
+        if np.count_nonzero(view["action_mask"]) > 1:
+            a, b = (search_agent("ismcts:12", env, seed=checked) for _ in range(2))
+            move = a.act(view["observation"], view["action_mask"])
+            decided, stats = b.decide(view["observation"], view["action_mask"])
+            shares, _ = root_shares(stats, len(view["action_mask"]))
+            assert decided == move and shares[move] == shares.max()
+            checked += 1
+        env.step(int(rng.choice(np.flatnonzero(view["action_mask"]))))
+
+
+def test_only_the_search_seats_choices_are_kept_each_a_distribution_over_its_legal_moves(play):
+    env, data = play
+    assert len(data) > 20 and set(data.games.tolist()) == {0, 1, 2}
+    assert (data.masks.sum(axis=1) > 1).all()
+    assert np.allclose(data.visits.sum(axis=1), 1.0) and not (data.visits * ~data.masks).any()
+    assert data.observations.shape == (len(data), env.unwrapped.observation_layout.size)
+    # each kept row is the acting seat's own view: its `to_act` one-hot says "me" (offset 0)
+    to_act = env.unwrapped.observation_layout.slices["to_act"]
+    assert (data.observations[:, to_act][:, 0] == 1).all()
+
+
+def test_recording_changes_no_move_the_same_seeds_replay_the_same_search_decisions(play):
+    env, data = play
+    again = record_search_play(env, "ismcts:12", "heuristic", games=3, seed=5)
+    assert np.array_equal(again.visits, data.visits) and np.array_equal(again.observations, data.observations)
+
+
+def test_the_clone_moves_towards_the_search_and_plays_greedy(play, tmp_path):
+    env, data = play
+    clone, fit = fit_clone(read_policy_file(CHAMPION), data, env, epochs=30, meta={"clone_of": "ismcts:12"})
+    assert fit["heldout_kl"] < fit["heldout_kl_before"]
+    assert clone.meta["play"] == "greedy" and clone.meta["clone_of"] == "ismcts:12"
+    clone.save(tmp_path / "clone.npz")
+    agent = load_policy(tmp_path / "clone.npz", env, seed=0)
+    env.reset(seed=9)
+    for _ in range(40):
+        view = env.observe(env.agent_selection)
+        move = agent.act(view["observation"], view["action_mask"])
+        assert view["action_mask"][move]
+        env.step(move)
+
+
+@pytest.mark.parametrize("search, fault", [
+    ("heuristic", "unguided ISMCTS bot"),
+    ("pimc:20", "unguided ISMCTS bot"),
+    (f"ismcts:12@{CHAMPION}", "unguided ISMCTS bot"),
+])
+def test_a_search_that_is_not_plain_ismcts_is_refused(search, fault):
+    env = corruption_envs.env("construction", num_players=3)
+    with pytest.raises(ValueError, match=fault):
+        record_search_play(env, search, "heuristic", games=1, seed=0)
+
+
+def test_the_command_names_bad_input_and_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "clone.npz"
+    assert main(["--game", "construction", "--players", "3", "--search", "ismcts:4", "--lone", CHAMPION,
+                 "--games", "0", "--out", str(out)]) == 2
+    assert "games=0" in capsys.readouterr().err and not out.exists()
