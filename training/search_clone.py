@@ -29,7 +29,7 @@ from corruption_envs.bots import make_agent
 from corruption_envs.core import GameEnv
 from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.policy import NumpyPolicy, read_policy_file
-from corruption_envs.search import is_search_spec, root_shares, search_agent
+from corruption_envs.search import root_shares, search_agent
 
 from .expert_iteration.distill import distill
 
@@ -54,7 +54,7 @@ def record_search_play(env: GameEnv, search: str, lone: str, games: int, seed: i
     decision that had a choice. The moves played are the bots' own (`decide` is what `act` plays)."""
     if games < 1:
         raise ValueError(f"games={games}: record at least 1 game")
-    if not is_search_spec(search) or "@" in search or search.split(":", 1)[0] != "ismcts":
+    if "@" in search or search.split(":", 1)[0] != "ismcts":
         raise ValueError(f"search {search!r}: give an unguided ISMCTS bot such as ismcts:1600, whose visit "
                          "shares the clone learns")
     agents = env.possible_agents
@@ -131,10 +131,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     clone.save(args.out)
+    nan = float("nan")  # one game leaves none held out to measure the fit on
     print(f"{len(play)} search decisions in {args.games} games; held-out KL to the search "
-          f"{fit['heldout_kl_before']:.3f} -> {fit['heldout_kl']:.3f}, top-move agreement "
-          f"{fit['heldout_top_move_agreement_before']:.3f} -> {fit['heldout_top_move_agreement']:.3f}; "
-          f"the clone is {args.out}")
+          f"{fit.get('heldout_kl_before', nan):.3f} -> {fit.get('heldout_kl', nan):.3f}, top-move agreement "
+          f"{fit.get('heldout_top_move_agreement_before', nan):.3f} -> "
+          f"{fit.get('heldout_top_move_agreement', nan):.3f}; the clone is {args.out}")
     return 0
 
 

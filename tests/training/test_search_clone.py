@@ -86,3 +86,10 @@ def test_the_command_names_bad_input_and_writes_nothing(tmp_path, capsys):
     assert main(["--game", "construction", "--players", "3", "--search", "ismcts:4", "--lone", CHAMPION,
                  "--games", "0", "--out", str(out)]) == 2
     assert "games=0" in capsys.readouterr().err and not out.exists()
+
+
+def test_one_game_leaves_nothing_held_out_and_still_writes_the_clone(tmp_path, capsys):
+    out = tmp_path / "clone.npz"
+    assert main(["--game", "construction", "--players", "3", "--search", "ismcts:4", "--lone", CHAMPION,
+                 "--games", "1", "--epochs", "1", "--out", str(out)]) == 0
+    assert out.exists() and "held-out KL to the search nan -> nan" in capsys.readouterr().out
