@@ -72,6 +72,20 @@ def _check_mix_with_self(v: dict[str, int | float]) -> dict[str, int | float]:
     return v
 
 
+def parse_mix(text: str, where: str) -> dict[str, int | float]:
+    """A mix written as YAML (`{self: 0.5, expert: 0.5}`) checked as `MIX_WITH_SELF` says; a ConfigError
+    names `where` it came from."""
+    try:
+        mix = yaml.safe_load(text)
+        if not (isinstance(mix, dict) and all(isinstance(k, str) and isinstance(x, int | float) and not isinstance(x, bool)
+                                              for k, x in mix.items())):
+            raise ValueError("not a map")
+        return _check_mix_with_self(mix)
+    except (yaml.YAMLError, ValueError):
+        raise ConfigError(f"{where} {text!r} is not allowed: give {MIX_WITH_SELF} "
+                          f"(e.g. '{{self: 0.5, heuristic: 0.3, expert: 0.2}}'; bots: {BOTS})") from None
+
+
 def _check_players(v: list[int] | None) -> list[int] | None:
     if v is not None and not (len(v) == 2 and 1 <= v[0] <= v[1]):
         raise ValueError("not a range")

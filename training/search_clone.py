@@ -12,13 +12,21 @@ other seat is the search bot, each search decision kept with the share of root v
 decides at engine speed: a best response to three clones is a guess at one to three searches
 (`python -m benchmarks.exploit --policy clone.npz`). The recorded observations are the search seats' own
 views, and each search draws its determinizations from its seat's information set only.
+
+`--workers 2` shares the games over two processes (the same decisions as one). `--keep play.npz` writes
+the decisions; `--add` fits earlier ones beside the new: a clone refitted with the games a best response
+to it played against the real search also knows the positions that policy leads the search into (DAgger's
+step), and plays more like the search there.
 """
 from __future__ import annotations
 
 import argparse
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -46,23 +54,66 @@ class SearchPlay:
     def __len__(self) -> int:
         return len(self.games)
 
+    def save(self, path: str | Path) -> None:
+        """Write the decisions as plain arrays (`load` reads them back without pickle)."""
+        np.savez_compressed(path, **{k: getattr(self, k) for k in PLAY_ARRAYS})
 
-def record_search_play(env: GameEnv, search: str, lone: str, games: int, seed: int,
-                       progress: bool = False) -> SearchPlay:
-    """Play `games` games of `env` (deal seeds seed, seed + 1, ...): in game g seat g mod n is the `lone`
-    agent (a bot or a policy file), every other seat the ISMCTS bot `search` names; keep each search
-    decision that had a choice. The moves played are the bots' own (`decide` is what `act` plays)."""
-    if games < 1:
-        raise ValueError(f"games={games}: record at least 1 game")
+    @classmethod
+    def load(cls, path: str | Path, env: GameEnv) -> SearchPlay:
+        """A recording `save` wrote for `env`'s game and seat count; a ValueError names what does not fit."""
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                arrays = {k: f[k] for k in PLAY_ARRAYS}
+        except (OSError, KeyError, ValueError) as e:
+            raise ValueError(f"recording {str(path)!r} is not one `--keep` wrote ({e}); record it again") from None
+        width, actions = env.unwrapped.observation_layout.size, env.unwrapped.num_actions
+        shapes = {"observations": (width,), "masks": (actions,), "visits": (actions,), "games": ()}
+        n = len(arrays["games"])
+        for k, tail in shapes.items():
+            if arrays[k].shape != (n, *tail):
+                raise ValueError(f"recording {str(path)!r}: {k} has shape {arrays[k].shape}, not {(n, *tail)}; "
+                                 f"it was recorded for another game than {env.unwrapped.metadata['name']}")
+        play = cls(arrays["observations"].astype(np.float32), arrays["masks"].astype(bool),
+                   arrays["visits"].astype(np.float64), arrays["games"].astype(np.int64))
+        legal_shares = np.where(play.masks, play.visits, 0.0).sum(axis=1)
+        if not (np.isfinite(play.visits).all() and (play.visits >= 0).all() and np.allclose(legal_shares, 1.0)):
+            raise ValueError(f"recording {str(path)!r}: its visit shares are not distributions over the legal "
+                             "moves; record it again")
+        return play
+
+
+PLAY_ARRAYS = ("observations", "masks", "visits", "games")
+
+
+def joined(plays: list[SearchPlay]) -> SearchPlay:
+    """The recordings as one, each one's games numbered after the ones before (so held-out games stay whole)."""
+    offsets = np.cumsum([0] + [int(p.games.max()) + 1 if len(p) else 0 for p in plays[:-1]])
+    return SearchPlay(*(np.concatenate([getattr(p, k) for p in plays]) for k in PLAY_ARRAYS[:3]),
+                      np.concatenate([p.games + o for p, o in zip(plays, offsets)]))
+
+
+def check_search(search: str) -> None:
+    """Only an unguided ISMCTS bot's visit shares are the search's own to clone."""
     if "@" in search or search.split(":", 1)[0] != "ismcts":
         raise ValueError(f"search {search!r}: give an unguided ISMCTS bot such as ismcts:1600, whose visit "
                          "shares the clone learns")
+
+
+def record_search_play(env: GameEnv, search: str, lone: str, games: int, seed: int,
+                       progress: bool = False, first: int = 0) -> SearchPlay:
+    """Play games first .. first + games - 1 of `env` (game g: deal seed seed + g): in game g seat g mod n
+    is the `lone` agent (a bot or a policy file), every other seat the ISMCTS bot `search` names; keep each
+    search decision that had a choice. The moves played are the bots' own (`decide` is what `act` plays);
+    every seed is the game's own, so a game plays alike whichever process plays it."""
+    if games < 1:
+        raise ValueError(f"games={games}: record at least 1 game")
+    check_search(search)
     agents = env.possible_agents
     bots = [search_agent(search, env) for _ in agents]
     lone_agent = make_agent(lone, env)
     obs, masks, visits, played = [], [], [], []
     t0 = time.monotonic()
-    for g in range(games):
+    for g in range(first, first + games):
         env.reset(seed=seed + g)
         lone_seat = agents[g % len(agents)]
         for k, bot in enumerate([*bots, lone_agent]):
@@ -84,12 +135,36 @@ def record_search_play(env: GameEnv, search: str, lone: str, games: int, seed: i
                 played.append(g)
             env.step(action)
         if progress:
-            print(f"game {g + 1} of {games}: {len(played)} search decisions ({time.monotonic() - t0:.0f} s)",
-                  flush=True)
+            print(f"game {g + 1 - first} of {games}{'' if first == 0 else f' from game {first}'}: {len(played)} "
+                  f"search decisions ({time.monotonic() - t0:.0f} s)", flush=True)
     actions = env.unwrapped.num_actions
     return SearchPlay(np.asarray(obs, np.float32).reshape(-1, env.unwrapped.observation_layout.size),
                       np.asarray(masks, bool).reshape(-1, actions), np.asarray(visits).reshape(-1, actions),
                       np.asarray(played, np.int64))
+
+
+def _record_part(game: str, players: int, search: str, lone: str, seed: int, first: int, games: int) -> SearchPlay:
+    with one_blas_thread():
+        return record_search_play(corruption_envs.env(game, num_players=players), search, lone, games, seed,
+                                  progress=True, first=first)
+
+
+def record_in_processes(game: str, players: int, search: str, lone: str, games: int, seed: int,
+                        workers: int) -> SearchPlay:
+    """`record_search_play`'s games 0 .. games - 1 split over `workers` processes; the same decisions
+    in the same order as one process records them."""
+    if workers < 1:
+        raise ValueError(f"workers={workers}: give at least 1 process")
+    if games < 1:
+        raise ValueError(f"games={games}: record at least 1 game")
+    check_search(search)
+    bounds = np.linspace(0, games, min(workers, games) + 1).astype(int)
+    parts = [(game, players, search, lone, seed, int(a), int(b - a)) for a, b in pairwise(bounds)]
+    if len(parts) == 1:
+        return _record_part(*parts[0])
+    with ProcessPoolExecutor(len(parts)) as pool:
+        plays = list(pool.map(_record_part, *zip(*parts)))
+    return SearchPlay(*(np.concatenate([getattr(p, k) for p in plays]) for k in PLAY_ARRAYS))
 
 
 def fit_clone(start: NumpyPolicy, play: SearchPlay, env: GameEnv, target_temperature: float = 0.25,
@@ -113,26 +188,44 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--search", default="ismcts:1600", help="the ISMCTS bot to clone (default ismcts:1600)")
     p.add_argument("--lone", required=True,
                    help="the policy file the clone starts from; it also plays the one seat that is not the search")
-    p.add_argument("--games", type=int, default=32, help="games recorded (about 85 search decisions each)")
+    p.add_argument("--games", type=int, default=32,
+                   help="games recorded (about 85 search decisions each); 0 with --add: fit the added ones only")
     p.add_argument("--seed", type=int, default=0, help="deal seeds seed, seed + 1, ...; the bots' and the fit's seeds")
+    p.add_argument("--workers", type=int, default=1, help="processes the games are shared over (one per core)")
+    p.add_argument("--keep", metavar="PATH", help="also write this run's search decisions (.npz), to --add later")
+    p.add_argument("--add", metavar="PATH", nargs="+", default=[],
+                   help="earlier recordings (--keep) fitted together with this run's: of other deals, or of another "
+                        "--lone, so that the clone also knows the positions that policy leads the search into")
     p.add_argument("--temperature", type=float, default=0.25, help="visit shares sharpened by 1 / temperature")
     p.add_argument("--epochs", type=int, default=80)
     p.add_argument("--out", required=True, help="the clone's policy file")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     try:
+        for flag, path in (("--out", args.out), ("--keep", args.keep)):
+            if path is not None and not Path(path).parent.is_dir():
+                raise ValueError(f"{flag} {path}: folder {str(Path(path).parent)!r} does not exist; create it first")
+        if args.games < 0 or (args.games == 0 and not args.add):
+            raise ValueError(f"--games {args.games}: record at least 1 game, or give 0 with --add to fit earlier "
+                             "recordings only")
         env = corruption_envs.env(args.game, num_players=args.players)
         start = read_policy_file(args.lone)
-        with one_blas_thread():
-            play = record_search_play(env, args.search, args.lone, args.games, args.seed, progress=True)
+        plays = [SearchPlay.load(path, env) for path in args.add]
+        if args.games:
+            recorded = record_in_processes(args.game, args.players, args.search, args.lone, args.games, args.seed,
+                                           args.workers)
+            if args.keep:
+                recorded.save(args.keep)
+            plays.append(recorded)
+        play = joined(plays)
         clone, fit = fit_clone(start, play, env, args.temperature, args.epochs, seed=args.seed,
-                               meta={"clone_of": args.search, "clone_games": args.games})
+                               meta={"clone_of": args.search, "clone_games": len(np.unique(play.games))})
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     clone.save(args.out)
     nan = float("nan")  # one game leaves none held out to measure the fit on
-    print(f"{len(play)} search decisions in {args.games} games; held-out KL to the search "
+    print(f"{len(play)} search decisions in {len(np.unique(play.games))} games; held-out KL to the search "
           f"{fit.get('heldout_kl_before', nan):.3f} -> {fit.get('heldout_kl', nan):.3f}, top-move agreement "
           f"{fit.get('heldout_top_move_agreement_before', nan):.3f} -> "
           f"{fit.get('heldout_top_move_agreement', nan):.3f}; the clone is {args.out}")

@@ -7,7 +7,7 @@ import pytest
 import corruption_envs
 from corruption_envs.policy import load_policy, read_policy_file
 from corruption_envs.search import root_shares, search_agent
-from training.search_clone import fit_clone, main, record_search_play
+from training.search_clone import SearchPlay, fit_clone, joined, main, record_in_processes, record_search_play
 
 pytest.importorskip("numba")
 pytestmark = pytest.mark.xdist_group("search_clone")
@@ -85,7 +85,7 @@ def test_the_command_names_bad_input_and_writes_nothing(tmp_path, capsys):
     out = tmp_path / "clone.npz"
     assert main(["--game", "construction", "--players", "3", "--search", "ismcts:4", "--lone", CHAMPION,
                  "--games", "0", "--out", str(out)]) == 2
-    assert "games=0" in capsys.readouterr().err and not out.exists()
+    assert "--games 0" in capsys.readouterr().err and not out.exists()
 
 
 def test_one_game_leaves_nothing_held_out_and_still_writes_the_clone(tmp_path, capsys):
@@ -93,3 +93,39 @@ def test_one_game_leaves_nothing_held_out_and_still_writes_the_clone(tmp_path, c
     assert main(["--game", "construction", "--players", "3", "--search", "ismcts:4", "--lone", CHAMPION,
                  "--games", "1", "--epochs", "1", "--out", str(out)]) == 0
     assert out.exists() and "held-out KL to the search nan -> nan" in capsys.readouterr().out
+
+
+def test_games_shared_over_processes_are_the_games_one_process_records(play):
+    _, data = play
+    shared = record_in_processes("construction", 3, "ismcts:12", "heuristic", games=3, seed=5, workers=2)
+    for key in ("observations", "masks", "visits", "games"):
+        assert np.array_equal(getattr(shared, key), getattr(data, key))
+
+
+def test_a_kept_recording_reads_back_and_joins_with_its_games_kept_apart(play, tmp_path):
+    env, data = play
+    data.save(tmp_path / "play.npz")
+    back = SearchPlay.load(tmp_path / "play.npz", env)
+    assert np.array_equal(back.visits, data.visits) and np.array_equal(back.observations, data.observations)
+    both = joined([data, back])
+    assert len(both) == 2 * len(data) and len(np.unique(both.games)) == 2 * len(np.unique(data.games))
+
+
+def test_a_recording_of_another_game_or_with_broken_shares_is_refused(play, tmp_path):
+    env, data = play
+    data.save(tmp_path / "play.npz")
+    with pytest.raises(ValueError, match="another game than corruption"):
+        SearchPlay.load(tmp_path / "play.npz", corruption_envs.env("corruption", num_players=3))
+    SearchPlay(data.observations, data.masks, data.visits * 2, data.games).save(tmp_path / "bad.npz")
+    with pytest.raises(ValueError, match="not distributions over the legal moves"):
+        SearchPlay.load(tmp_path / "bad.npz", env)
+
+
+def test_kept_recordings_are_added_to_a_later_fit(tmp_path, capsys):
+    kept, first, second = tmp_path / "play.npz", tmp_path / "a.npz", tmp_path / "b.npz"
+    common = ["--game", "construction", "--players", "3", "--search", "ismcts:4", "--lone", CHAMPION, "--epochs", "1"]
+    assert main([*common, "--games", "2", "--keep", str(kept), "--out", str(first)]) == 0
+    decisions = len(SearchPlay.load(kept, corruption_envs.env("construction", num_players=3)))
+    assert main([*common, "--games", "0", "--add", str(kept), str(kept), "--out", str(second)]) == 0
+    assert f"{2 * decisions} search decisions in 4 games" in capsys.readouterr().out
+    assert read_policy_file(second).meta["clone_games"] == 4
