@@ -35,7 +35,9 @@ import torch
 import corruption_envs
 from corruption_envs.bots import make_agent
 from corruption_envs.core import GameEnv
+from corruption_envs.core.rewards import winners
 from corruption_envs.core.threads import one_blas_thread
+from corruption_envs.evaluation import wilson_interval
 from corruption_envs.policy import NumpyPolicy, read_policy_file
 from corruption_envs.search import root_shares, search_agent
 
@@ -50,6 +52,7 @@ class SearchPlay:
     masks: np.ndarray  # (N, actions) bool
     visits: np.ndarray  # (N, actions) float64, the share of root visits each move got
     games: np.ndarray  # (N,) int64, the game each decision was made in
+    lone_points: np.ndarray  # (games,) float64, per game recorded: the lone seat's share of first place
 
     def __len__(self) -> int:
         return len(self.games)
@@ -67,29 +70,33 @@ class SearchPlay:
         except (OSError, KeyError, ValueError) as e:
             raise ValueError(f"recording {str(path)!r} is not one `--keep` wrote ({e}); record it again") from None
         width, actions = env.unwrapped.observation_layout.size, env.unwrapped.num_actions
-        shapes = {"observations": (width,), "masks": (actions,), "visits": (actions,), "games": ()}
-        n = len(arrays["games"])
-        for k, tail in shapes.items():
-            if arrays[k].shape != (n, *tail):
-                raise ValueError(f"recording {str(path)!r}: {k} has shape {arrays[k].shape}, not {(n, *tail)}; "
+        n, m = len(arrays["games"]), len(arrays["lone_points"])
+        shapes = {"observations": (n, width), "masks": (n, actions), "visits": (n, actions), "games": (n,),
+                  "lone_points": (m,)}
+        for k, shape in shapes.items():
+            if arrays[k].shape != shape:
+                raise ValueError(f"recording {str(path)!r}: {k} has shape {arrays[k].shape}, not {shape}; "
                                  f"it was recorded for another game than {env.unwrapped.metadata['name']}")
         play = cls(arrays["observations"].astype(np.float32), arrays["masks"].astype(bool),
-                   arrays["visits"].astype(np.float64), arrays["games"].astype(np.int64))
+                   arrays["visits"].astype(np.float64), arrays["games"].astype(np.int64),
+                   arrays["lone_points"].astype(np.float64))
         legal_shares = np.where(play.masks, play.visits, 0.0).sum(axis=1)
-        if not (np.isfinite(play.visits).all() and (play.visits >= 0).all() and np.allclose(legal_shares, 1.0)):
+        if not (np.isfinite(play.visits).all() and (play.visits >= 0).all() and np.allclose(legal_shares, 1.0)
+                and ((play.lone_points >= 0) & (play.lone_points <= 1)).all()):
             raise ValueError(f"recording {str(path)!r}: its visit shares are not distributions over the legal "
-                             "moves; record it again")
+                             "moves, or its lone seat's points are not shares of first place; record it again")
         return play
 
 
-PLAY_ARRAYS = ("observations", "masks", "visits", "games")
+PLAY_ARRAYS = ("observations", "masks", "visits", "games", "lone_points")
 
 
 def joined(plays: list[SearchPlay]) -> SearchPlay:
     """The recordings as one, each one's games numbered after the ones before (so held-out games stay whole)."""
     offsets = np.cumsum([0] + [int(p.games.max()) + 1 if len(p) else 0 for p in plays[:-1]])
     return SearchPlay(*(np.concatenate([getattr(p, k) for p in plays]) for k in PLAY_ARRAYS[:3]),
-                      np.concatenate([p.games + o for p, o in zip(plays, offsets)]))
+                      np.concatenate([p.games + o for p, o in zip(plays, offsets)]),
+                      np.concatenate([p.lone_points for p in plays]))
 
 
 def check_search(search: str) -> None:
@@ -111,7 +118,7 @@ def record_search_play(env: GameEnv, search: str, lone: str, games: int, seed: i
     agents = env.possible_agents
     bots = [search_agent(search, env) for _ in agents]
     lone_agent = make_agent(lone, env)
-    obs, masks, visits, played = [], [], [], []
+    obs, masks, visits, played, lone_points = [], [], [], [], []
     t0 = time.monotonic()
     for g in range(first, first + games):
         env.reset(seed=seed + g)
@@ -119,9 +126,11 @@ def record_search_play(env: GameEnv, search: str, lone: str, games: int, seed: i
         for k, bot in enumerate([*bots, lone_agent]):
             bot.seed(seed * 7919 + g * (len(agents) + 1) + k)
         lone_agent.start_game()
+        ranks = {}
         for name in env.agent_iter():
-            view, _, terminated, truncated, _ = env.last()
+            view, _, terminated, truncated, info = env.last()
             if terminated or truncated:
+                ranks[name] = info["rank"]
                 env.step(None)
                 continue
             if name == lone_seat:
@@ -134,13 +143,15 @@ def record_search_play(env: GameEnv, search: str, lone: str, games: int, seed: i
                 visits.append(root_shares(stats, len(view["action_mask"]))[0])
                 played.append(g)
             env.step(action)
+        first_place = winners([ranks[a] for a in agents])
+        lone_points.append(1 / len(first_place) if agents.index(lone_seat) in first_place else 0.0)
         if progress:
             print(f"game {g + 1 - first} of {games}{'' if first == 0 else f' from game {first}'}: {len(played)} "
                   f"search decisions ({time.monotonic() - t0:.0f} s)", flush=True)
     actions = env.unwrapped.num_actions
     return SearchPlay(np.asarray(obs, np.float32).reshape(-1, env.unwrapped.observation_layout.size),
                       np.asarray(masks, bool).reshape(-1, actions), np.asarray(visits).reshape(-1, actions),
-                      np.asarray(played, np.int64))
+                      np.asarray(played, np.int64), np.asarray(lone_points, np.float64))
 
 
 def _record_part(game: str, players: int, search: str, lone: str, seed: int, first: int, games: int) -> SearchPlay:
@@ -217,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.keep:
                 recorded.save(args.keep)
             plays.append(recorded)
+            low, high = wilson_interval(recorded.lone_points.sum(), args.games)
+            print(f"--lone won {recorded.lone_points.mean():.3f} [{low:.3f}, {high:.3f}] of its {args.games} games "
+                  f"against the search (one seat in {args.players}, rotated)", flush=True)
         play = joined(plays)
         clone, fit = fit_clone(start, play, env, args.temperature, args.epochs, seed=args.seed,
                                meta={"clone_of": args.search, "clone_games": len(np.unique(play.games))})

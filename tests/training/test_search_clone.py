@@ -41,6 +41,7 @@ def test_decide_is_the_move_act_plays_with_the_search_it_came_from():
 def test_only_the_search_seats_choices_are_kept_each_a_distribution_over_its_legal_moves(play):
     env, data = play
     assert len(data) > 20 and set(data.games.tolist()) == {0, 1, 2}
+    assert len(data.lone_points) == 3 and set(data.lone_points.tolist()) <= {0.0, 0.5, 1.0 / 3, 1.0}
     assert (data.masks.sum(axis=1) > 1).all()
     assert np.allclose(data.visits.sum(axis=1), 1.0) and not (data.visits * ~data.masks).any()
     assert data.observations.shape == (len(data), env.unwrapped.observation_layout.size)
@@ -98,7 +99,7 @@ def test_one_game_leaves_nothing_held_out_and_still_writes_the_clone(tmp_path, c
 def test_games_shared_over_processes_are_the_games_one_process_records(play):
     _, data = play
     shared = record_in_processes("construction", 3, "ismcts:12", "heuristic", games=3, seed=5, workers=2)
-    for key in ("observations", "masks", "visits", "games"):
+    for key in ("observations", "masks", "visits", "games", "lone_points"):
         assert np.array_equal(getattr(shared, key), getattr(data, key))
 
 
@@ -109,6 +110,7 @@ def test_a_kept_recording_reads_back_and_joins_with_its_games_kept_apart(play, t
     assert np.array_equal(back.visits, data.visits) and np.array_equal(back.observations, data.observations)
     both = joined([data, back])
     assert len(both) == 2 * len(data) and len(np.unique(both.games)) == 2 * len(np.unique(data.games))
+    assert np.array_equal(both.lone_points, np.r_[data.lone_points, data.lone_points])
 
 
 def test_a_recording_of_another_game_or_with_broken_shares_is_refused(play, tmp_path):
@@ -116,7 +118,7 @@ def test_a_recording_of_another_game_or_with_broken_shares_is_refused(play, tmp_
     data.save(tmp_path / "play.npz")
     with pytest.raises(ValueError, match="another game than corruption"):
         SearchPlay.load(tmp_path / "play.npz", corruption_envs.env("corruption", num_players=3))
-    SearchPlay(data.observations, data.masks, data.visits * 2, data.games).save(tmp_path / "bad.npz")
+    SearchPlay(data.observations, data.masks, data.visits * 2, data.games, data.lone_points).save(tmp_path / "bad.npz")
     with pytest.raises(ValueError, match="not distributions over the legal moves"):
         SearchPlay.load(tmp_path / "bad.npz", env)
 
@@ -127,5 +129,6 @@ def test_kept_recordings_are_added_to_a_later_fit(tmp_path, capsys):
     assert main([*common, "--games", "2", "--keep", str(kept), "--out", str(first)]) == 0
     decisions = len(SearchPlay.load(kept, corruption_envs.env("construction", num_players=3)))
     assert main([*common, "--games", "0", "--add", str(kept), str(kept), "--out", str(second)]) == 0
-    assert f"{2 * decisions} search decisions in 4 games" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "--lone won" in printed and f"{2 * decisions} search decisions in 4 games" in printed
     assert read_policy_file(second).meta["clone_games"] == 4
