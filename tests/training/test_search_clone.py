@@ -132,3 +132,9 @@ def test_kept_recordings_are_added_to_a_later_fit(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "--lone won" in printed and f"{2 * decisions} search decisions in 4 games" in printed
     assert read_policy_file(second).meta["clone_games"] == 4
+    sampling = tmp_path / "c.npz"
+    assert main([*common, "--games", "0", "--add", str(kept), str(kept), "--sample-at", "0.3", "--out", str(sampling)]) == 0
+    same, warm = read_policy_file(second), read_policy_file(sampling)
+    assert warm.meta["play"] == "sample" and warm.temperature == 0.3 and np.array_equal(warm.head[0], same.head[0])
+    assert main([*common, "--games", "0", "--add", str(kept), "--sample-at", "0", "--out", str(tmp_path / "d.npz")]) == 2
+    assert "--sample-at 0.0" in capsys.readouterr().err and not (tmp_path / "d.npz").exists()
