@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import torch
 
-import corruption_envs
-from corruption_envs.policy import load_policy, read_policy_file
+from corruption_envs.policy import read_policy_file
+from tests.training.legal_play import assert_plays_legal_moves
 from training.best_response import main
 from training.ppo.exploiter import actor_frozen
 
@@ -40,14 +40,7 @@ def test_a_short_best_response_plays_legal_greedy_moves_and_the_seed_fixes_it(tm
     assert all(np.array_equal(x, y) for la, lb in zip(*layers) for x, y in zip(la, lb))
     start = read_policy_file(CHAMPION)
     assert not np.array_equal(first.head[0], start.head[0])  # it trained on from the champion
-    env = corruption_envs.env("construction", num_players=3)
-    agent = load_policy(a, env, seed=0)
-    env.reset(seed=2)
-    for _ in range(30):
-        view = env.observe(env.agent_selection)
-        move = agent.act(view["observation"], view["action_mask"])
-        assert view["action_mask"][move]
-        env.step(move)
+    assert_plays_legal_moves(a, deal=2)
 
 
 @pytest.mark.parametrize("extra, fault", [

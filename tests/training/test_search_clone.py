@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 import corruption_envs
-from corruption_envs.policy import load_policy, read_policy_file
+from corruption_envs.policy import read_policy_file
 from corruption_envs.search import root_shares, search_agent
+from tests.training.legal_play import assert_plays_legal_moves
 from training.search_clone import SearchPlay, fit_clone, joined, main, record_in_processes, record_search_play
 
 pytest.importorskip("numba")
@@ -62,13 +63,7 @@ def test_the_clone_moves_towards_the_search_and_plays_greedy(play, tmp_path):
     assert fit["heldout_kl"] < fit["heldout_kl_before"]
     assert clone.meta["play"] == "greedy" and clone.meta["clone_of"] == "ismcts:12"
     clone.save(tmp_path / "clone.npz")
-    agent = load_policy(tmp_path / "clone.npz", env, seed=0)
-    env.reset(seed=9)
-    for _ in range(40):
-        view = env.observe(env.agent_selection)
-        move = agent.act(view["observation"], view["action_mask"])
-        assert view["action_mask"][move]
-        env.step(move)
+    assert_plays_legal_moves(tmp_path / "clone.npz", deal=9, moves=40)
 
 
 @pytest.mark.parametrize("search, fault", [
