@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.policy import read_policy_file
 
 from . import config as cfg
 from .ppo.exploiter import train_best_response
+from .run_folder import missing_folder
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -50,8 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     one_blas_thread()
     args = parse_args(argv)
     try:
-        if not Path(args.out).parent.is_dir():
-            raise cfg.ConfigError(f"--out {args.out}: folder {str(Path(args.out).parent)!r} does not exist; create it first")
+        if problem := missing_folder("--out", args.out):
+            raise cfg.ConfigError(problem)
         if args.critic_warmup and args.init is None:
             raise cfg.ConfigError("--critic-warmup needs --init: a new network has no actor worth keeping still")
         mix = None if args.mix is None else cfg.parse_mix(args.mix, "--mix")

@@ -82,6 +82,14 @@ def driver_parser(prog: str, description: str, kind: str, example: str) -> argpa
     return p
 
 
+def missing_folder(flag: str, path: str | None) -> str | None:
+    """What is wrong with output file `path` (given as `flag`) when its folder does not exist, else None:
+    checked before a long run, not after it."""
+    if path is None or Path(path).parent.is_dir():
+        return None
+    return f"{flag} {path}: folder {str(Path(path).parent)!r} does not exist; create it first"
+
+
 def new_run_path(out: str | None, game: str, kind: str = "") -> Path:
     """The folder of a new run: `out`, or runs/<game>[-kind]-<time>; refused when it holds anything."""
     stamp = time.strftime("%Y%m%d-%H%M%S")

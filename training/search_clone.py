@@ -42,6 +42,7 @@ from corruption_envs.policy import NumpyPolicy, read_policy_file
 from corruption_envs.search import root_shares, search_agent
 
 from .expert_iteration.distill import distill
+from .run_folder import missing_folder
 
 
 @dataclass
@@ -220,8 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     try:
         for flag, path in (("--out", args.out), ("--keep", args.keep)):
-            if path is not None and not Path(path).parent.is_dir():
-                raise ValueError(f"{flag} {path}: folder {str(Path(path).parent)!r} does not exist; create it first")
+            if problem := missing_folder(flag, path):
+                raise ValueError(problem)
         if args.sample_at is not None and not args.sample_at > 0:
             raise ValueError(f"--sample-at {args.sample_at}: give a temperature above 0, or leave it out to play greedy")
         if args.games < 0 or (args.games == 0 and not args.add):
