@@ -16,7 +16,8 @@ views, and each search draws its determinizations from its seat's information se
 `--workers 2` shares the games over two processes (the same decisions as one). `--keep play.npz` writes
 the decisions; `--add` fits earlier ones beside the new: a clone refitted with the games a best response
 to it played against the real search also knows the positions that policy leads the search into (DAgger's
-step), and plays more like the search there.
+step), and plays more like the search there. Expert iteration's kept targets (`targets_KK.npz` in its run
+folder) are recordings too: `--games 0 --add targets_01.npz --lone iteration_00.npz` fits its student again.
 """
 from __future__ import annotations
 
@@ -24,9 +25,7 @@ import argparse
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -42,62 +41,8 @@ from corruption_envs.policy import NumpyPolicy, read_policy_file
 from corruption_envs.search import root_shares, search_agent
 
 from .expert_iteration.distill import distill
+from .expert_iteration.recording import PLAY_ARRAYS, SearchPlay, joined
 from .run_folder import missing_folder
-
-
-@dataclass
-class SearchPlay:
-    """The search seats' decisions with more than one legal move, in play order."""
-
-    observations: np.ndarray  # (N, obs) float32, the deciding seat's own observation
-    masks: np.ndarray  # (N, actions) bool
-    visits: np.ndarray  # (N, actions) float64, the share of root visits each move got
-    games: np.ndarray  # (N,) int64, the game each decision was made in
-    lone_points: np.ndarray  # (games,) float64, per game recorded: the lone seat's share of first place
-
-    def __len__(self) -> int:
-        return len(self.games)
-
-    def save(self, path: str | Path) -> None:
-        """Write the decisions as plain arrays (`load` reads them back without pickle)."""
-        np.savez_compressed(path, **{k: getattr(self, k) for k in PLAY_ARRAYS})
-
-    @classmethod
-    def load(cls, path: str | Path, env: GameEnv) -> SearchPlay:
-        """A recording `save` wrote for `env`'s game and seat count; a ValueError names what does not fit."""
-        try:
-            with np.load(path, allow_pickle=False) as f:
-                arrays = {k: f[k] for k in PLAY_ARRAYS}
-        except (OSError, KeyError, ValueError) as e:
-            raise ValueError(f"recording {str(path)!r} is not one `--keep` wrote ({e}); record it again") from None
-        width, actions = env.unwrapped.observation_layout.size, env.unwrapped.num_actions
-        n, m = len(arrays["games"]), len(arrays["lone_points"])
-        shapes = {"observations": (n, width), "masks": (n, actions), "visits": (n, actions), "games": (n,),
-                  "lone_points": (m,)}
-        for k, shape in shapes.items():
-            if arrays[k].shape != shape:
-                raise ValueError(f"recording {str(path)!r}: {k} has shape {arrays[k].shape}, not {shape}; "
-                                 f"it was recorded for another game than {env.unwrapped.metadata['name']}")
-        play = cls(arrays["observations"].astype(np.float32), arrays["masks"].astype(bool),
-                   arrays["visits"].astype(np.float64), arrays["games"].astype(np.int64),
-                   arrays["lone_points"].astype(np.float64))
-        legal_shares = np.where(play.masks, play.visits, 0.0).sum(axis=1)
-        if not (np.isfinite(play.visits).all() and (play.visits >= 0).all() and np.allclose(legal_shares, 1.0)
-                and ((play.lone_points >= 0) & (play.lone_points <= 1)).all()):
-            raise ValueError(f"recording {str(path)!r}: its visit shares are not distributions over the legal "
-                             "moves, or its lone seat's points are not shares of first place; record it again")
-        return play
-
-
-PLAY_ARRAYS = ("observations", "masks", "visits", "games", "lone_points")
-
-
-def joined(plays: list[SearchPlay]) -> SearchPlay:
-    """The recordings as one, each one's games numbered after the ones before (so held-out games stay whole)."""
-    offsets = np.cumsum([0] + [int(p.games.max()) + 1 if len(p) else 0 for p in plays[:-1]])
-    return SearchPlay(*(np.concatenate([getattr(p, k) for p in plays]) for k in PLAY_ARRAYS[:3]),
-                      np.concatenate([p.games + o for p, o in zip(plays, offsets)]),
-                      np.concatenate([p.lone_points for p in plays]))
 
 
 def check_search(search: str) -> None:

@@ -13,6 +13,7 @@ from training.config import ConfigError, load
 from training.expert_iteration.__main__ import guide_file, main, member_weights, start_policy
 from training.expert_iteration.distill import check_targets, fit_soft, sharpened, student_network
 from training.expert_iteration.positions import policy_seats, record_positions
+from training.expert_iteration.recording import SearchPlay
 from training.network.export import export_policy
 
 TOY_META = {"game": "toy", "game_version": 0, "min_players": 2, "max_players": 4, "play": "sample"}
@@ -213,6 +214,9 @@ def test_a_tiny_run_on_corruption_writes_each_iterations_policy(tmp_path, monkey
     search = driver.search_policy_targets
     monkeypatch.setattr(driver, "search_policy_targets",
                         lambda *a, **k: rollouts.append(a[4]) or search(*a, **k))
+    fitted = []  # each iteration's search targets, as the fit received them
+    fit = driver.distill
+    monkeypatch.setattr(driver, "distill", lambda *a, **k: fitted.append(a[1:4]) or fit(*a, **k))
     out = tiny_run(tmp_path, "ei.iterations=2", "ei.rollout=heuristic", "ei.members=top", "ei.temperature=0.5")
     report = json.loads((out / "ei.json").read_text())
     assert [r["iteration"] for r in report["iterations"]] == [1, 2]
@@ -226,6 +230,24 @@ def test_a_tiny_run_on_corruption_writes_each_iterations_policy(tmp_path, monkey
     assert rollouts and set(rollouts) == {"heuristic"}  # the search plays out as ei.rollout says
     # the final policy plays at ei.temperature; the iterations' students as their start does
     assert read_policy_file(out / "policy.npz").temperature == 0.5 and second.temperature == 1.0
+    for k, (observations, masks, visits) in enumerate(fitted, 1):  # each iteration's targets are kept as fitted
+        kept = SearchPlay.load(out / f"targets_0{k}.npz", env)
+        assert len(kept) == report["iterations"][k - 1]["positions"] and kept.lone_points.size == 0
+        assert np.array_equal(kept.observations, observations[np.arange(len(kept))])
+        assert np.array_equal(kept.masks, masks) and np.array_equal(kept.visits, visits)
+
+
+def test_kept_targets_fit_again_without_a_search(tmp_path, monkeypatch):
+    pytest.importorskip("numba")
+    from training import search_clone
+
+    out = tiny_run(tmp_path, "ei.members=top")
+    monkeypatch.setattr(search_clone, "record_in_processes", None)  # --games 0: nothing is played or searched
+    refit = tmp_path / "refit.npz"
+    assert search_clone.main(["--game", "corruption", "--lone", str(out / "iteration_00.npz"), "--games", "0",
+                              "--add", str(out / "targets_01.npz"), "--epochs", "3", "--out", str(refit)]) == 0
+    start, student = read_policy_file(out / "iteration_00.npz"), read_policy_file(refit)
+    assert student.prior == start.prior and not np.array_equal(student.head[0], start.head[0])
 
 
 def test_each_member_of_a_mixture_is_its_own_student_and_the_weights_are_solved(tmp_path):

@@ -8,7 +8,8 @@ import corruption_envs
 from corruption_envs.policy import read_policy_file
 from corruption_envs.search import root_shares, search_agent
 from tests.training.legal_play import assert_plays_legal_moves
-from training.search_clone import SearchPlay, fit_clone, joined, main, record_in_processes, record_search_play
+from training.expert_iteration.recording import SearchPlay, joined
+from training.search_clone import fit_clone, main, record_in_processes, record_search_play
 
 pytest.importorskip("numba")
 pytestmark = pytest.mark.xdist_group("search_clone")

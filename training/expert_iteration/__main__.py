@@ -10,7 +10,9 @@ current policy, or the `ei.start` file as it is: a mixture whole), and a student
 policy fitted to the search's visit shares (sharpened by `ei.target_temperature`, `distill.py`). The student is the next
 current policy. With `ei.answers`, groups of best responses to the result then join it at equal
 shares (`training.psro.join_best_responses`). The run folder holds each iteration's policy
-(`iteration_KK.npz`, 00 the start; `member_J/iteration_KK.npz` per member), each answer
+(`iteration_KK.npz`, 00 the start; `member_J/iteration_KK.npz` per member), the searched positions it
+was fitted to (`targets_KK.npz`, written before the fit: `python -m training.search_clone --games 0 --add
+targets_KK.npz --lone iteration_JJ.npz` fits them again with other settings), each answer
 (`answer_KK.npz`), `ei.json` (each iteration's positions, times and held-out fit; each answer's
 training time) and the final table.
 """
@@ -34,6 +36,7 @@ from ..psro import entry_seed, join_best_responses, meta_strategy, rule_options,
 from ..run_folder import RunFolder, driver_parser, new_run_path
 from .distill import distill
 from .positions import record_positions
+from .recording import SearchPlay
 
 SEARCH_CHUNK = 500  # positions searched between progress lines
 
@@ -52,8 +55,9 @@ def guide_file(config: cfg.Config, current: Path) -> str | Path:
 
 
 def iteration(config: cfg.Config, current: Path, it: int, member: int | None = None) -> tuple[NumpyPolicy, dict[str, Any]]:
-    """One step from the policy file `current`: its positions, their search targets, the fitted student.
-    `member`: which member of the start mixture `current` descends from (None: the one student)."""
+    """One step from the policy file `current`: its positions, their search targets (kept beside
+    `current` as `targets_KK.npz`), the fitted student. `member`: which member of the start mixture
+    `current` descends from (None: the one student)."""
     ei, seed = config.ei, config.run.seed + it + 1000 * (member or 0)
     env = config.game_def.env(num_players=config.eval.num_players, **rule_options(config))
     cpu0 = time.process_time()
@@ -70,10 +74,14 @@ def iteration(config: cfg.Config, current: Path, it: int, member: int | None = N
         print(f"{label(it, member)}: searched {min(start + SEARCH_CHUNK, len(positions))} of {len(positions)} "
               f"positions ({time.process_time() - cpu1:.0f} CPU s)", flush=True)
     cpu2 = time.process_time()
+    visits = np.concatenate(visits)
+    # the search is the costly part: kept, a refit with other settings needs no search
+    SearchPlay(positions.observations[np.arange(len(positions))], positions.masks, visits, positions.games,
+               np.zeros(0)).save(current.parent / f"targets_{it:02d}.npz")
     start_actor = read_policy_file(current)
     # the start's meta (how it plays, its game, counts and learner steps; 0 steps where it names none)
     meta = {"timesteps": 0, **start_actor.meta, "expert_iteration": it}
-    student, fit = distill(start_actor, positions.observations, positions.masks, np.concatenate(visits),
+    student, fit = distill(start_actor, positions.observations, positions.masks, visits,
                            positions.games, positions.prior_moves, ei.target_temperature, ei.epochs,
                            ei.batch_size, ei.learning_rate, seed, meta, fit_prior_weight=member is None)
     cpu3 = time.process_time()
