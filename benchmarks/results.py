@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 from typing import Annotated, Literal, Sequence, Union
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 SCHEMA_VERSION = 1
 # the results page's sections, in page order; benchmarks/report.py gives each its heading and intro
 Section = Literal["speed", "strength", "search", "exploit", "training", "ablation", "rllib", "reliability"]
+REPO_ROOT = Path(__file__).resolve().parent.parent
 OUTPUTS = ("results", "docs/results.md")  # what the records and the report write, from the repo's root:
 # rewriting them leaves the measuring code clean (git_commit ignores them)
 FORMAT_SPEC = re.compile(r"^\+?,?(\.\d)?[fge%]?$")  # e.g. ".3f", ",.0f", "+.4f", ".2g", "" (as given)
@@ -81,13 +83,25 @@ class Record(_Strict):
         return self
 
 
+def git_commit(ignore: Sequence[str] = ()) -> str:
+    """HEAD of the repo, with '-dirty' when tracked files differ from it (files under `ignore`, paths from
+    the repo's root, aside)."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                *(f":(exclude){p}" for p in ignore)], cwd=REPO_ROOT,
+                               capture_output=True, text=True).stdout.strip()
+        return head + ("-dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def measured(section: Section, title: str, command: str, columns: Sequence[tuple[str, str]],
              rows: Sequence[Sequence[Cell]], *, games: Sequence[str] = (), players: Sequence[int] = (),
              seed: int | None = None, note: str = "") -> Record:
     """A record of figures this process just measured: `columns` as (name, format spec) pairs; the
     commit, the machine's cores and its load average are filled in."""
-    from training.run_folder import git_commit  # the run folders' commit reader
-
     return Record(section=section, title=title, commands=[command], note=note, source="measured",
                   columns=[Column(name=n, format=f) for n, f in columns], rows=[list(r) for r in rows],
                   games=list(games), players=list(players), seed=seed, git_commit=git_commit(OUTPUTS),

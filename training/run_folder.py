@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import yaml
 
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.results import git_commit
 from corruption_envs.bots import make_agent
 from corruption_envs.recording import save_samples
 
@@ -26,20 +26,6 @@ from .plot import plot_learning_curve
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_GAMES = 2  # logged games of the final policy in samples/, each with its replay page
-
-
-def git_commit(ignore: Sequence[str] = ()) -> str:
-    """HEAD of the repo, with '-dirty' when tracked files differ from it (files under `ignore`, paths from
-    the repo's root, aside)."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
-                              check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
-                                *(f":(exclude){p}" for p in ignore)], cwd=REPO,
-                               capture_output=True, text=True).stdout.strip()
-        return head + ("-dirty" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def write_samples(config: Config, out: Path) -> None:
