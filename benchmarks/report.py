@@ -13,10 +13,9 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from benchmarks.results import Cell, Column, Interval, Record, RecordError, read_all
+from benchmarks.results import REPO, Cell, Column, Interval, Record, RecordError, read_all
 from benchmarks.targets import TARGETS, Assessment, Target, assess
 
-REPO = Path(__file__).resolve().parent.parent
 RESULTS, PAGE = REPO / "results", REPO / "docs" / "results.md"
 
 # each section's heading and what its tables measure, in page order (results.Section lists the keys)

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 SCHEMA_VERSION = 1
 # the results page's sections, in page order; benchmarks/report.py gives each its heading and intro
 Section = Literal["speed", "strength", "search", "exploit", "training", "ablation", "rllib", "reliability"]
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent
 OUTPUTS = ("results", "docs/results.md")  # what the records and the report write, from the repo's root:
 # rewriting them leaves the measuring code clean (git_commit ignores them)
 FORMAT_SPEC = re.compile(r"^\+?,?(\.\d)?[fge%]?$")  # e.g. ".3f", ",.0f", "+.4f", ".2g", "" (as given)
@@ -87,10 +87,10 @@ def git_commit(ignore: Sequence[str] = ()) -> str:
     """HEAD of the repo, with '-dirty' when tracked files differ from it (files under `ignore`, paths from
     the repo's root, aside)."""
     try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True,
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
                               check=True).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
-                                *(f":(exclude){p}" for p in ignore)], cwd=REPO_ROOT,
+                                *(f":(exclude){p}" for p in ignore)], cwd=REPO,
                                capture_output=True, text=True).stdout.strip()
         return head + ("-dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
