@@ -56,11 +56,10 @@ from corruption_envs import registry
 from corruption_envs.registry import env_class
 from corruption_envs.search import can_be_guided
 
-from .results import Interval, Record, add_record_option, command_line, measured, record_name, write
+from .results import REPO, Interval, Record, add_record_option, command_line, measured, record_name, write
 from .stats import PairedTest, paired_t_test, wilson_interval
 from .tournament import GameRecord, Job, agent_problem, default_players, play_jobs, rotations
 
-REPO = Path(__file__).resolve().parent.parent
 GATE_SEED = 20261130  # fixed: the gate plays the same deals on every run
 # The bot each champion must beat at every player count it claims: the game's strongest, but in
 # Construction and Corruptia the heuristic their targets name, since their champions build on their

@@ -35,10 +35,10 @@ import numpy as np
 from corruption_envs.core.threads import one_blas_thread
 from corruption_envs.registry import get_game, rules_class
 
+from .results import REPO
 from .tournament.games import pool_context, progress_bar
 from .tournament.report import text_table
 
-REPO = Path(__file__).resolve().parent.parent
 DEFAULT_POLICIES = REPO / "policies"
 KINDS = ("random", "heuristic", "champion")
 MAX_DECISIONS = 20_000  # a game longer than this is taken as one that never ends (as in test_contract.py)
