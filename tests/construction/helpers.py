@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import corruption_envs
 from corruption_envs.construction import ConstructionRules, codec
 from corruption_envs.construction.state import CARDS, MAYOR, PAY, PLACE, VOTE, State
 
@@ -78,3 +79,17 @@ def give_cards(s: State, p: int, card: int, k: int = 1) -> None:
 
 def contracts_of(s: State, p: int) -> list[int]:
     return [c for c in range(18) if s.owner[c] == p]
+
+
+def bot_move(bot_class, rules: ConstructionRules, s: State) -> int:
+    """The move a rule bot of `bot_class` makes for the seat to act in `s`."""
+    bot = bot_class(corruption_envs.env("construction", num_players=s.n))
+    return bot.act(rules.observe(s, s.actor), rules.legal_mask(s).astype(np.int8))
+
+
+def one_worker_short(s: State) -> tuple[int, int]:
+    """A contract of the seat to act and one of the next seat, each one worker short of completion."""
+    me, other = s.actor, (s.actor + 1) % s.n
+    mine, theirs = contracts_of(s, me)[0], contracts_of(s, other)[0]
+    s.workers[mine][me] = s.workers[theirs][other] = 2
+    return mine, theirs

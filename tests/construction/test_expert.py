@@ -1,24 +1,26 @@
 """The expert Construction bot's own rules: it keeps its contracts in the last year and completes the
 others', keeps Spic 'n Span for a loaded contract. Its spec, legal play, no-peeking and strength
 checks: tests/core/test_expert_bots.py."""
-import numpy as np
 
-import corruption_envs
 from corruption_envs.construction import ExpertAgent, codec
 from corruption_envs.construction.tables import NUM_TURNS, SPIC_N_SPAN
-from tests.construction.helpers import contracts_of, fresh, give_cards, to_investigation
+from tests.construction.helpers import (
+    bot_move,
+    contracts_of,
+    fresh,
+    give_cards,
+    one_worker_short,
+    to_investigation,
+)
 
 
 def expert_move(rules, s) -> int:
-    bot = ExpertAgent(corruption_envs.env("construction", num_players=s.n))
-    return bot.act(rules.observe(s, s.actor), rules.legal_mask(s).astype(np.int8))
+    return bot_move(ExpertAgent, rules, s)
 
 
 def test_in_the_last_year_it_keeps_its_contract_and_completes_an_opponents():
     rules, s = fresh(4)
-    me, other = s.actor, (s.actor + 1) % 4
-    mine, theirs = contracts_of(s, me)[0], contracts_of(s, other)[0]
-    s.workers[mine][me] = s.workers[theirs][other] = 2  # one more worker completes either
+    mine, theirs = one_worker_short(s)
     s.turn = NUM_TURNS - 2
     assert expert_move(rules, s) == codec.PLACE + mine  # sheds its Corruption before another investigation
     s.turn = NUM_TURNS - 1

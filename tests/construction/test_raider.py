@@ -1,28 +1,20 @@
 """The raider Construction bot's own rules: before the last year it keeps its contracts, places a worker
 only to complete an opponent's and otherwise takes the vacation pay; in the last year it is the expert.
 Batched and plain-Python play: tests/core/test_batched_bots.py."""
-import numpy as np
 
 import corruption_envs
+from corruption_envs.bots import make_agent
 from corruption_envs.construction import ExpertAgent, RaiderAgent, codec
 from corruption_envs.construction.tables import NUM_TURNS
-from corruption_envs.bots import make_agent
-from tests.construction.helpers import contracts_of, fresh
+from tests.construction.helpers import bot_move, contracts_of, fresh, one_worker_short
 from tests.no_peek_bots import disagreements, peeking
-
-
-def move(bot_class, rules, s) -> int:
-    bot = bot_class(corruption_envs.env("construction", num_players=s.n))
-    return bot.act(rules.observe(s, s.actor), rules.legal_mask(s).astype(np.int8))
 
 
 def test_it_completes_an_opponents_contract_where_the_expert_completes_its_own():
     rules, s = fresh(4)
-    me, other = s.actor, (s.actor + 1) % 4
-    mine, theirs = contracts_of(s, me)[0], contracts_of(s, other)[0]
-    s.workers[mine][me] = s.workers[theirs][other] = 2  # one more worker completes either
-    assert move(ExpertAgent, rules, s) == codec.PLACE + mine
-    assert move(RaiderAgent, rules, s) == codec.PLACE + theirs
+    mine, theirs = one_worker_short(s)
+    assert bot_move(ExpertAgent, rules, s) == codec.PLACE + mine
+    assert bot_move(RaiderAgent, rules, s) == codec.PLACE + theirs
 
 
 def test_with_nothing_to_complete_it_passes_rather_than_place_on_its_own_contract():
@@ -33,17 +25,16 @@ def test_with_nothing_to_complete_it_passes_rather_than_place_on_its_own_contrac
         if seat != s.actor:
             for c in contracts_of(s, seat):
                 s.festival[c] = 1
-    assert move(RaiderAgent, rules, s) == codec.PASS
-    assert move(ExpertAgent, rules, s) == codec.PLACE + mine
+    assert bot_move(RaiderAgent, rules, s) == codec.PASS
+    assert bot_move(ExpertAgent, rules, s) == codec.PLACE + mine
 
 
 def test_in_the_last_year_it_plays_as_the_expert():
     for seed in range(3):
         rules, s = fresh(4, seed=seed)
-        me, other = s.actor, (s.actor + 1) % 4
-        s.workers[contracts_of(s, other)[0]][other] = 2
+        one_worker_short(s)
         s.turn = NUM_TURNS - 1
-        assert move(RaiderAgent, rules, s) == move(ExpertAgent, rules, s)
+        assert bot_move(RaiderAgent, rules, s) == bot_move(ExpertAgent, rules, s)
 
 
 def test_the_spec_builds_it_and_every_move_is_legal():
