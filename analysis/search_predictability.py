@@ -41,11 +41,8 @@ def played_move_loglik(policy: NumpyPolicy, play: SearchPlay, temperature: float
     """Mean log-likelihood of the search's most visited move under `policy`'s softmax at `temperature`
     (its prior's bonus included), and the mean collision probability of that softmax (sum of p**2: the
     chance two draws agree)."""
-    z = policy.logits(play.observations).astype(np.float64)
-    moves = policy.prior_moves(play.observations, play.masks)
+    z = policy.logits_with_prior(play.observations, play.masks).astype(np.float64)
     rows = np.arange(len(play))
-    if moves is not None:
-        z[rows, moves] += policy.prior_weight
     z = np.where(play.masks, z / temperature, -np.inf)
     z -= z.max(axis=1, keepdims=True)
     p = np.exp(z)

@@ -108,12 +108,13 @@ class NumpyPolicy(Agent):
 
     def logits_with_prior(self, observation: np.ndarray, action_mask: np.ndarray,
                           prior_bot: Agent | None = None) -> np.ndarray:
-        """Logits of one observation with the prior's bonus on its bot's move, every action finite (a
-        search reuses them where other moves are legal)."""
+        """Logits of one observation (1-D) or a batch (2-D) with the prior's bonus on its bot's move, every
+        action finite (a search reuses them where other moves are legal)."""
         z = self.logits(observation)
-        moves = self.prior_moves(np.asarray(observation)[None], np.asarray(action_mask)[None], prior_bot)
+        moves = self.prior_moves(np.atleast_2d(observation), np.atleast_2d(action_mask), prior_bot)
         if moves is not None:
-            z[moves[0]] += self.prior_weight
+            rows = np.atleast_2d(z)  # a view: adds to z
+            rows[np.arange(len(rows)), moves] += self.prior_weight
         return z
 
     def prior_moves(self, observations: np.ndarray, action_masks: np.ndarray,

@@ -74,10 +74,7 @@ class GuidedISMCTSAgent(ISMCTSAgent):
         batch = self._rows.engine.batch
         at = np.array([row for _, row in fresh.values()], np.int64)
         observations, masks = batch.observation[at], batch.action_mask[at]
-        z = self.policy.logits(observations)
-        moves = self.policy.prior_moves(observations, masks)
-        if moves is not None:
-            z[np.arange(len(at)), moves] += self.policy.prior_weight
+        z = self.policy.logits_with_prior(observations, masks)
         for k, (node, _) in enumerate(fresh.values()):
             node.prior = _prior(z[k], masks[k])
 
