@@ -5,7 +5,7 @@ from typing import Any
 
 from ..core.game import Game
 from .env import ConstructionRules, env, parallel_env, raw_env
-from .heuristic import ExpertAgent, HeuristicAgent, RaiderAgent
+from .heuristic import AdaptiveAgent, ExpertAgent, HeuristicAgent, RaiderAgent
 from .invariants import check_invariants
 
 
@@ -21,10 +21,10 @@ GAME = Game(
     about="Construction & Corruption (Loach & Perrin, 2017), 3-7 players: seed 002 and the rulings",
     raw_env=raw_env,
     env=env,
-    bots={"heuristic": HeuristicAgent, "expert": ExpertAgent, "raider": RaiderAgent},
+    bots={"heuristic": HeuristicAgent, "expert": ExpertAgent, "raider": RaiderAgent, "adaptive": AdaptiveAgent},
     engine=load_engine,
     invariants=check_invariants,
 )
 
-__all__ = ["GAME", "ConstructionRules", "ExpertAgent", "HeuristicAgent", "RaiderAgent", "env", "parallel_env",
-           "raw_env"]
+__all__ = ["GAME", "AdaptiveAgent", "ConstructionRules", "ExpertAgent", "HeuristicAgent", "RaiderAgent", "env",
+           "parallel_env", "raw_env"]

@@ -25,9 +25,11 @@ it wins about 0.44 of 4-player games against them, and one heuristic bot against
 none (docs/results.md).
 
 The 'raider' bot (`RAIDER`) is the expert for a table of search bots, which keep their contracts and elect
-mayors: before the last year it keeps its own contracts, places a worker only to complete an opponent's
-(the leader's first) and otherwise takes the vacation pay. Against three heuristic bots it loses (about
-0.14 of 4-player games); against three ismcts:1600 bots it wins more than the expert (docs/results.md).
+mayors: before the last year it keeps its own contracts, completes opponents' (the leader's first) and
+puts a spare worker on an opponent's contract rather than pay its vacation. Against three heuristic bots
+it loses; against three ismcts:1600 bots it wins more than the expert (docs/results.md). The 'adaptive'
+bot (`AdaptiveAgent`) plays the expert until an opponent does in public what no rule bot does (a gift, a
+vote for another seat, a Key, a pass with workers left), then the raider.
 """
 from __future__ import annotations
 
@@ -43,9 +45,10 @@ from .state import CARDS, MAYOR, OVER, PAY, PLACE, VOTE
 from .tables import COMPLETION_WORKERS, LOGO_COST, MAX_PLAYERS, NUM_CONTRACTS, NUM_TURNS
 
 P, C = MAX_PLAYERS, NUM_CONTRACTS
-CONTRACTS, CORRUPTION, TO_PLACE, KEYS, HAND_SIZE, LOGOS, CASH_KNOWN = (
-    SEAT_FEATURES.index(name) for name in ("contracts", "corruption", "to_place", "keys", "hand_size", "logos",
-                                           "cash_known"))
+(CONTRACTS, CORRUPTION, TO_PLACE, PASSED, KEYS, HAND_SIZE, LOGOS, GIFTS_LEFT, CASH_KNOWN, UNSEEN_IN,
+ UNSEEN_OUT) = (SEAT_FEATURES.index(name) for name in (
+    "contracts", "corruption", "to_place", "passed", "keys", "hand_size", "logos", "gifts_left", "cash_known",
+    "unseen_gifts_in", "unseen_gifts_out"))
 # the offsets {a, b} -> their place in codec.PAIRS, as an array the kernels index
 PAIR_INDEX = np.full((P, P), -1)
 for _i, (_a, _b) in enumerate(codec.PAIRS):
@@ -63,7 +66,7 @@ class Style(NamedTuple):
     red_alert_ratio: float  # Red Alert when the leader carries this many times my Corruption
     spic_min: int  # the least Corruption on my contract worth Spic 'n Span's 4
     final_year: bool  # in the last year keep my contracts (the final pay) and complete the others'
-    keep_own: bool  # before the last year: no worker on my own contracts, and none idle (pass instead)
+    keep_own: bool  # before the last year: no worker on my own contracts; complete opponents', spare ones on theirs
 
 
 HEURISTIC = Style(heavy=3, leader_completion=8.0, other_completion=4.0, red_alert_ratio=2.0, spic_min=0,
@@ -75,10 +78,11 @@ HEURISTIC = Style(heavy=3, leader_completion=8.0, other_completion=4.0, red_aler
 EXPERT = Style(heavy=0, leader_completion=0.0, other_completion=0.0, red_alert_ratio=np.inf, spic_min=3,
                final_year=True, keep_own=False)
 # where other seats keep their contracts and elect mayors (search bots do), a contract is worth more kept:
-# the raider keeps its own, places a worker only to complete an opponent's (the leader's first, the
-# fewest workers short first) and otherwise takes the vacation pay; in the last year and in every other
-# phase it plays as the expert
+# the raider keeps its own, completes opponents' (the leader's first, the fewest workers short first) and
+# puts a spare worker on an opponent's contract (the leader's, the fullest) rather than pay its vacation;
+# in the last year and in every other phase it plays as the expert
 RAIDER = EXPERT._replace(leader_completion=3.0, other_completion=2.0, keep_own=True)
+VOTE_COLUMNS = P + 1  # a ballot row of the observation: the candidate seats, then the Outsider
 
 
 class Pieces(NamedTuple):
@@ -113,6 +117,38 @@ def decide_rows(observations: np.ndarray, masks: np.ndarray, at: Pieces, n: int,
     for r in range(len(masks)):
         actions[r] = decide(observations[r], masks[r], at, n, threshold, style)
     return actions
+
+
+@njit
+def decide_adaptive_rows(observations: np.ndarray, masks: np.ndarray, at: Pieces, n: int, threshold: int,
+                         calm: Style, raid: Style) -> np.ndarray:
+    """Each row by `raid` where its table plays as no rule bot does (`plays_unlike_rule_bots`), else `calm`."""
+    actions = np.empty(len(masks), np.int64)
+    for r in range(len(masks)):
+        style = raid if plays_unlike_rule_bots(observations[r], at, n) else calm
+        actions[r] = decide(observations[r], masks[r], at, n, threshold, style)
+    return actions
+
+
+@njit
+def plays_unlike_rule_bots(obs: np.ndarray, at: Pieces, n: int) -> bool:
+    """Whether an opponent has done in public what the library's rule bots never do: held a Key to the City
+    (a mayor was elected: rule bots all vote for themselves, a tie), voted for another seat at the last
+    election, given a gift (this phase, or unseen since its cash was last shown) or, placing workers, passed
+    with workers left. Search bots do all four from the first year."""
+    seats = obs[at.seats:at.seats + P * len(SEAT_FEATURES)].reshape((P, len(SEAT_FEATURES)))
+    placing = np.argmax(obs[at.phase:at.phase + OVER + 1]) == PLACE
+    for k in range(1, n):
+        row = seats[k]
+        if row[KEYS] > 0 or row[UNSEEN_IN] > 0 or row[UNSEEN_OUT] > 0 or row[GIFTS_LEFT] < seats[0, GIFTS_LEFT]:
+            return True
+        if placing and row[PASSED] > 0.5 and row[TO_PLACE] > 0:
+            return True
+        ballot = obs[at.last_ballots + k * VOTE_COLUMNS:at.last_ballots + (k + 1) * VOTE_COLUMNS]
+        for candidate in range(VOTE_COLUMNS):
+            if ballot[candidate] > 0.5 and candidate != k:
+                return True
+    return False
 
 
 @njit
@@ -188,9 +224,11 @@ def place(v: Board, mask: np.ndarray, n: int, threshold: int, style: Style, year
         need = threshold - v.crew[c]
         completes = 0 < need <= left and not v.festival[c]
         if raid:
-            if v.owner[c] == 0 or not completes:
+            if v.owner[c] == 0 or v.festival[c] or not mask[codec.PLACE + c]:
                 continue
             score = (style.leader_completion if v.owner[c] == top else style.other_completion) - need
+            if not (completes and score > 0):  # a spare worker: below every completion, the leader's, the fullest
+                score = -10.0 + (1.0 if v.owner[c] == top else 0.0) + 0.1 * v.crew[c]
         elif v.owner[c] == 0 and final:
             score = -np.inf if need <= 1 else 0.1  # never the worker that completes it
         elif v.owner[c] == 0:
@@ -203,7 +241,7 @@ def place(v: Board, mask: np.ndarray, n: int, threshold: int, style: Style, year
             score = (style.other_completion - need) if completes else 0.2
         if score > best_score:
             best, best_score = codec.PLACE + c, score
-    return codec.PASS if raid and best_score <= 0 else best
+    return codec.PASS if best < 0 else best
 
 
 @njit
@@ -325,3 +363,12 @@ class RaiderAgent(HeuristicAgent):
     """The expert, keeping its contracts and completing opponents' before the last year (`RAIDER`)."""
 
     style = RAIDER
+
+
+class AdaptiveAgent(HeuristicAgent):
+    """The expert at a table that plays as rule bots do, the raider once an opponent does in public what no
+    rule bot does (`plays_unlike_rule_bots`)."""
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        legal_counts(action_masks, "AdaptiveAgent")
+        return decide_adaptive_rows(observations, action_masks, self.at, self.n, self.threshold, EXPERT, RAIDER)

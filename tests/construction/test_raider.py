@@ -1,5 +1,6 @@
-"""The raider Construction bot's own rules: before the last year it keeps its contracts, places a worker
-only to complete an opponent's and otherwise takes the vacation pay; in the last year it is the expert.
+"""The raider Construction bot's own rules: before the last year it keeps its contracts, completes
+opponents' and puts a spare worker on an opponent's contract rather than pay its vacation; in the last
+year it is the expert.
 Batched and plain-Python play: tests/core/test_batched_bots.py."""
 
 import corruption_envs
@@ -17,10 +18,20 @@ def test_it_completes_an_opponents_contract_where_the_expert_completes_its_own()
     assert bot_move(RaiderAgent, rules, s) == codec.PLACE + theirs
 
 
-def test_with_nothing_to_complete_it_passes_rather_than_place_on_its_own_contract():
+def test_a_spare_worker_goes_on_an_opponents_contract_and_never_on_its_own():
     rules, s = fresh(4)
     mine = contracts_of(s, s.actor)[0]
-    s.workers[mine][s.actor] = 2  # its own would complete; a festival keeps every opponent's from completing
+    s.workers[mine][s.actor] = 2  # its own would complete; no opponent's completes with the one worker left
+    s.to_place[s.actor] = 1
+    spare = bot_move(RaiderAgent, rules, s)
+    assert spare - codec.PLACE in [c for seat in range(4) if seat != s.actor for c in contracts_of(s, seat)]
+    assert bot_move(ExpertAgent, rules, s) == codec.PLACE + mine
+
+
+def test_it_passes_only_when_every_opponents_contract_has_a_festival():
+    rules, s = fresh(4)
+    mine = contracts_of(s, s.actor)[0]
+    s.workers[mine][s.actor] = 2
     for seat in range(4):
         if seat != s.actor:
             for c in contracts_of(s, seat):

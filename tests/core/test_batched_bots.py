@@ -19,7 +19,7 @@ from corruption_envs.policy import NumpyPolicy, check_compatible, read_policy_fi
 POLICIES = Path(__file__).resolve().parents[2] / "policies"
 PLAYER_COUNTS = {"corruption": (3, 5, 7), "corruptia": (3, 4, 5), "construction": (3, 5, 7)}
 NAMED = {"corruption": ("random", "heuristic", "expert"), "corruptia": ("random", "heuristic", "expert"),
-         "construction": ("random", "heuristic", "expert", "raider")}
+         "construction": ("random", "heuristic", "expert", "raider", "adaptive")}
 MIN_ROWS = 600  # seeded games are played until at least this many decisions are seen
 # uneven batches: one row, a few, a block, the rest
 CHUNKS = (1, 7, 64, 500)
@@ -121,7 +121,8 @@ COMPILED_BOTS = {("corruption", "heuristic"): (heuristic,), ("corruption", "expe
                  ("corruptia", "heuristic"): (corruptia_heuristic,), ("corruptia", "expert"): (corruptia_heuristic,),
                  ("construction", "heuristic"): (construction_heuristic,),
                  ("construction", "expert"): (construction_heuristic,),
-                 ("construction", "raider"): (construction_heuristic,)}
+                 ("construction", "raider"): (construction_heuristic,),
+                 ("construction", "adaptive"): (construction_heuristic,)}
 
 
 @pytest.mark.parametrize("game,bot", list(COMPILED_BOTS))
