@@ -125,6 +125,12 @@ class Run(Section):
         return v
 
 
+def _rule_bot_or_none(v: str) -> str:
+    if v != "none" and (not is_bot_name(v) or is_search_spec(v) or v == "random"):
+        raise ValueError("not 'none' or a rule bot")
+    return v
+
+
 class PPO(Section):
     learning_rate: Number(0, 1, lo_open=True) = 3e-4
     lr_final_fraction: Number(0, 1) = 1.0
@@ -140,8 +146,9 @@ class PPO(Section):
     net_arch: Described(list[Annotated[int, Field(gt=0)]], "a non-empty list of positive integers") = [128, 128]
     activation: Literal["tanh", "relu"] = "tanh"
     # residual learning on a bot: its move's logit gets a learned bonus (training/network/prior.py)
-    prior: Literal["none", "heuristic", "expert"] = "none"
+    prior: Described(str, "'none' or a rule bot of the game (e.g. 'heuristic', 'expert')") = "none"
     prior_weight: Number(0, 20) = 3.0  # the bonus at the start
+    check_prior = field_validator("prior")(_rule_bot_or_none)
     # duplicate play: the reward minus the heuristic's in the same seat, deal and opponents (wrapper.py)
     reward_baseline: Literal["none", "heuristic"] = "none"
     # privileged: the critic also reads every seat's hidden information in training (PerfectDou); the

@@ -13,7 +13,7 @@ from ..core.game import game_of
 from .writer import named_arrays, write_policy_file
 
 ACTIVATIONS = ("tanh", "relu")
-PRIORS = ("heuristic", "expert")  # bots a policy may build on (`Game.bots`)
+PRIORS = ("heuristic", "expert", "raider", "adaptive")  # rule bots a policy may build on (`Game.bots`)
 # a batch's logits differ from one row's by float32 rounding: at most ~5e-7 of their scale on the committed
 # policies; a choice closer than this share of the scale to another one is decided again from one row
 ROUNDING = 1e-4

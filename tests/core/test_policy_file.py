@@ -104,6 +104,12 @@ def test_missing_metadata_fields_are_listed(arrays, tmp_path):
         read_policy_file(write(tmp_path, arrays, meta))
 
 
+def test_a_policy_may_build_on_every_registered_rule_bot_and_on_nothing_else():
+    from corruption_envs.named_bots import bot_names
+    from corruption_envs.policy.inference import PRIORS
+    assert set(PRIORS) == set(bot_names()) - {"random"}
+
+
 def test_a_nan_prior_weight_is_refused(arrays, tmp_path):
     path = tmp_path / "nan.npz"
     text = json.dumps({**meta_of(arrays), "prior": "heuristic", "prior_weight": float("nan")})

@@ -82,6 +82,16 @@ def test_a_teacher_other_than_the_prior_is_refused(toy_config_file):
         cfg.load(None, toy_config_file, ["ppo.prior=heuristic", "imitation.games=4", "imitation.teacher=random"])
 
 
+def test_the_prior_is_a_rule_bot_of_the_game():
+    assert cfg.load("construction", sets=["ppo.prior=adaptive", "imitation.teacher=adaptive"]).ppo.prior == "adaptive"
+    with pytest.raises(cfg.ConfigError, match=r"ppo.prior='ismcts:10' is not allowed; ppo.prior must be 'none' or a "
+                                              r"rule bot"):
+        cfg.load("construction", sets=["ppo.prior=ismcts:10"])
+    with pytest.raises(cfg.ConfigError, match=r"ppo.prior='adaptive' is not allowed: game 'corruption' has no "
+                                              r"adaptive bot"):
+        cfg.load("corruption", sets=["ppo.prior=adaptive", "imitation.games=0"])
+
+
 def test_unknown_game_names_the_known_ones(tmp_path):
     path = tmp_path / "c.yaml"
     path.write_text("game: chess\n")
