@@ -23,6 +23,7 @@ import corruption_envs
 from corruption_envs.bots import is_bot_name, make_agent
 from corruption_envs.core.config import ConfigError
 from corruption_envs.core.game import Game
+from corruption_envs.policy.inference import PRIORS
 from corruption_envs.registry import get_game
 from corruption_envs.search import is_search_spec
 
@@ -126,7 +127,7 @@ class Run(Section):
 
 
 def _rule_bot_or_none(v: str) -> str:
-    if v != "none" and (not is_bot_name(v) or is_search_spec(v) or v == "random"):
+    if v != "none" and v not in PRIORS:  # the rule bots a policy file may name as its prior
         raise ValueError("not 'none' or a rule bot")
     return v
 
